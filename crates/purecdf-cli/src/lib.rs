@@ -1,0 +1,1 @@
+//! The logic behind the `ncdump`, `ncgen` and `nccopy` binaries.

@@ -1,0 +1,136 @@
+//! The internal trait every storage format implements: classic now; netCDF-4, NCZarr and HDF4 next.
+//!
+//! A backend owns the parsed metadata ([`Schema`]) and moves bytes: it reads and writes hyperslabs
+//! of a variable in the variable's own type, native byte order. Conversion between types, extents
+//! checking and fill-value handling for callers live once, in the generic layer (`file.rs`,
+//! `convert.rs`), not in each backend.
+
+use crate::error::Result;
+use crate::model::{GroupId, NcType, Schema, Values, VarId};
+use crate::selection::Hyperslab;
+
+/// The storage format of a dataset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// CDF-1, the classic format (`CDF\x01`).
+    Classic,
+    /// CDF-2, the 64-bit offset format (`CDF\x02`).
+    Offset64,
+    /// CDF-5, the 64-bit data format (`CDF\x05`).
+    Cdf5,
+    /// netCDF-4 (HDF5-based), enhanced model.
+    Netcdf4,
+    /// netCDF-4 (HDF5-based) restricted to the classic model.
+    Netcdf4Classic,
+}
+
+impl Format {
+    /// The name `ncdump -k` prints: `classic`, `64-bit offset`, `cdf5`, `netCDF-4`,
+    /// `netCDF-4 classic model`.
+    pub fn kind_name(self) -> &'static str {
+        match self {
+            Format::Classic => "classic",
+            Format::Offset64 => "64-bit offset",
+            Format::Cdf5 => "cdf5",
+            Format::Netcdf4 => "netCDF-4",
+            Format::Netcdf4Classic => "netCDF-4 classic model",
+        }
+    }
+
+    /// True for the three classic formats (CDF-1, CDF-2, CDF-5).
+    pub fn is_classic_family(self) -> bool {
+        matches!(self, Format::Classic | Format::Offset64 | Format::Cdf5)
+    }
+
+    /// True when the format is restricted to the classic data model.
+    pub fn is_classic_model(self) -> bool {
+        !matches!(self, Format::Netcdf4)
+    }
+}
+
+/// Read access to one opened dataset. Implementations are `Send + Sync`: reads take `&self` and
+/// must not serialise on a global lock (use positional reads).
+pub(crate) trait Backend: Send + Sync {
+    /// The dataset's format.
+    fn format(&self) -> Format;
+
+    /// The parsed metadata.
+    fn schema(&self) -> &Schema;
+
+    /// Reads the hyperslab `slab` of variable `var` (already checked against the shape) into `out`
+    /// as native-endian values of the variable's atomic type, row-major; `out.len()` equals
+    /// `slab.num_elements() * type size`. Only called for fixed-size atomic types.
+    fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()>;
+
+    /// Reads a hyperslab as [`Values`] of the variable's type. The default goes through
+    /// [`Backend::read_raw`] for fixed-size atomic types; backends with strings or user types
+    /// override it.
+    fn read_values(&self, var: VarId, slab: &Hyperslab) -> Result<Values> {
+        let typ = self.schema().var(var).typ;
+        let n = usize::try_from(slab.num_elements()).map_err(|_| crate::ErrorKind::NoMem)?;
+        let size = typ.atomic_size().ok_or(crate::ErrorKind::BadType)?;
+        let bytes = n.checked_mul(size).ok_or(crate::ErrorKind::NoMem)?;
+        let mut raw = vec![0u8; bytes];
+        self.read_raw(var, slab, &mut raw)?;
+        crate::convert::values_from_ne_bytes(typ, &raw)
+    }
+}
+
+/// Write access: define mode operations, data writes, sync. Each method mirrors the netCDF C call
+/// named in its doc and fails with the same error kinds.
+pub(crate) trait BackendMut: Backend {
+    /// `nc_redef`: enter define mode.
+    fn redef(&mut self) -> Result<()>;
+    /// `nc_enddef`: leave define mode; lays out the file, moves data if the header grew, writes
+    /// fill values for new variables (unless no-fill).
+    fn enddef(&mut self) -> Result<()>;
+    /// True while in define mode.
+    fn in_define_mode(&self) -> bool;
+    /// `nc_def_dim` (len 0 with `unlimited` for NC_UNLIMITED).
+    fn def_dim(
+        &mut self,
+        group: GroupId,
+        name: &str,
+        len: u64,
+        unlimited: bool,
+    ) -> Result<crate::DimId>;
+    /// `nc_def_var`.
+    fn def_var(
+        &mut self,
+        group: GroupId,
+        name: &str,
+        typ: NcType,
+        dims: &[crate::DimId],
+    ) -> Result<VarId>;
+    /// `nc_put_att`: attribute of `var`, or of `group` when `var` is `None`.
+    fn put_att(
+        &mut self,
+        group: GroupId,
+        var: Option<VarId>,
+        name: &str,
+        values: Values,
+    ) -> Result<()>;
+    /// `nc_del_att`.
+    fn del_att(&mut self, group: GroupId, var: Option<VarId>, name: &str) -> Result<()>;
+    /// `nc_rename_dim`.
+    fn rename_dim(&mut self, dim: crate::DimId, name: &str) -> Result<()>;
+    /// `nc_rename_var`.
+    fn rename_var(&mut self, var: VarId, name: &str) -> Result<()>;
+    /// `nc_rename_att`.
+    fn rename_att(
+        &mut self,
+        group: GroupId,
+        var: Option<VarId>,
+        old: &str,
+        new: &str,
+    ) -> Result<()>;
+    /// `nc_set_fill`: file-wide fill mode; returns the previous mode (true = fill).
+    fn set_fill(&mut self, fill: bool) -> Result<bool>;
+    /// Writes native-endian values of the variable's type into hyperslab `slab` (already checked
+    /// against the shape, except that the unlimited dimension may grow).
+    fn write_raw(&mut self, var: VarId, slab: &Hyperslab, data: &[u8]) -> Result<()>;
+    /// `nc_sync`: flush everything written so far to stable storage.
+    fn sync(&mut self) -> Result<()>;
+    /// `nc_close`: leave define mode if needed, flush and sync.
+    fn close(&mut self) -> Result<()>;
+}

@@ -1,0 +1,141 @@
+//! Format detection and the top-level `open` / `create` / `append`: sniff the magic number and
+//! hand the file to the backend that understands it.
+
+use std::path::Path;
+
+use crate::backend::Format;
+use crate::error::{Error, ErrorKind, Result};
+use crate::file::{CreateOptions, File, FileMut};
+
+/// What the first bytes of a file say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Magic {
+    /// `CDF\x01`, `CDF\x02` or `CDF\x05`.
+    Classic(Format),
+    /// `\x89HDF\r\n\x1a\n` at offset 0 or at a user-block offset 512, 1024, 2048, ...
+    Hdf5,
+    /// `\x0e\x03\x13\x01`: HDF4.
+    Hdf4,
+    /// Anything else.
+    Unknown,
+}
+
+/// Classifies the first bytes of a file.
+pub(crate) fn sniff(head: &[u8]) -> Magic {
+    match head {
+        [b'C', b'D', b'F', 1, ..] => Magic::Classic(Format::Classic),
+        [b'C', b'D', b'F', 2, ..] => Magic::Classic(Format::Offset64),
+        [b'C', b'D', b'F', 5, ..] => Magic::Classic(Format::Cdf5),
+        [0x89, b'H', b'D', b'F', b'\r', b'\n', 0x1a, b'\n', ..] => Magic::Hdf5,
+        [0x0e, 0x03, 0x13, 0x01, ..] => Magic::Hdf4,
+        _ => Magic::Unknown,
+    }
+}
+
+fn read_magic(path: &Path) -> Result<Magic> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).map_err(|e| Error::io(e).path(path))?;
+    let mut head = [0u8; 8];
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) => return Err(Error::io(e).path(path)),
+        }
+    }
+    Ok(sniff(&head[..n]))
+}
+
+/// Opens a dataset read-only, whatever its format.
+///
+/// # Errors
+/// NC_ENOTNC for an unknown format, NC_ENOTBUILT for a format not implemented yet, NC_ETRUNC or
+/// NC_ENOTNC for a malformed header, system errors for a missing or unreadable file.
+pub fn open(path: impl AsRef<Path>) -> Result<File> {
+    let path = path.as_ref();
+    match read_magic(path)? {
+        Magic::Classic(_) => {
+            let b = crate::classic::ClassicFile::open(path, false).map_err(|e| e.path(path))?;
+            Ok(File::from_backend(Box::new(b), path.to_path_buf()))
+        }
+        Magic::Hdf5 => Err(Error::with_detail(
+            ErrorKind::NotBuilt,
+            "netCDF-4/HDF5 reading is not implemented yet",
+        )
+        .path(path)),
+        Magic::Hdf4 => Err(Error::with_detail(
+            ErrorKind::NotBuilt,
+            "HDF4 reading is not implemented yet",
+        )
+        .path(path)),
+        Magic::Unknown => Err(Error::new(ErrorKind::NotNc).path(path)),
+    }
+}
+
+/// Opens an existing dataset for writing (data mode; call `redef` to add definitions).
+///
+/// # Errors
+/// As [`open`], plus NC_EPERM when the file cannot be opened for writing.
+pub fn append(path: impl AsRef<Path>) -> Result<FileMut> {
+    let path = path.as_ref();
+    match read_magic(path)? {
+        Magic::Classic(_) => {
+            let b = crate::classic::ClassicFile::open(path, true).map_err(|e| e.path(path))?;
+            Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()))
+        }
+        Magic::Hdf5 | Magic::Hdf4 => Err(Error::with_detail(
+            ErrorKind::NotBuilt,
+            "writing this format is not implemented yet",
+        )
+        .path(path)),
+        Magic::Unknown => Err(Error::new(ErrorKind::NotNc).path(path)),
+    }
+}
+
+/// Creates (clobbering) a dataset of the given format, in define mode.
+///
+/// # Errors
+/// NC_ENOTBUILT for netCDF-4 (not implemented yet); system errors when the file cannot be created.
+pub fn create(path: impl AsRef<Path>, format: Format) -> Result<FileMut> {
+    create_with(
+        path,
+        CreateOptions {
+            format,
+            ..CreateOptions::default()
+        },
+    )
+}
+
+/// Creates a dataset with options (format, no-clobber).
+///
+/// # Errors
+/// As [`create`], plus NC_EEXIST with `noclobber` when the file exists.
+pub fn create_with(path: impl AsRef<Path>, options: CreateOptions) -> Result<FileMut> {
+    let path = path.as_ref();
+    if !options.format.is_classic_family() {
+        return Err(Error::with_detail(
+            ErrorKind::NotBuilt,
+            "netCDF-4 writing is not implemented yet",
+        )
+        .path(path));
+    }
+    let b = crate::classic::ClassicFile::create(path, options.format, options.noclobber)
+        .map_err(|e| e.path(path))?;
+    Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_numbers() {
+        assert_eq!(sniff(b"CDF\x01\0\0\0\0"), Magic::Classic(Format::Classic));
+        assert_eq!(sniff(b"CDF\x02"), Magic::Classic(Format::Offset64));
+        assert_eq!(sniff(b"CDF\x05"), Magic::Classic(Format::Cdf5));
+        assert_eq!(sniff(b"CDF\x03"), Magic::Unknown);
+        assert_eq!(sniff(b"\x89HDF\r\n\x1a\n"), Magic::Hdf5);
+        assert_eq!(sniff(b""), Magic::Unknown);
+    }
+}

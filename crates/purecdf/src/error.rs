@@ -1,0 +1,394 @@
+//! The one error type of purecdf: a netCDF error kind (named after netcdf-c's `NC_E*` codes) plus
+//! context (file, variable or attribute, byte offset, free text).
+//!
+//! `ErrorKind::nc_code` gives the C library's numeric code and `ErrorKind::nc_message` the message
+//! netcdf-c's `nc_strerror` prints, which the command-line tools need to reproduce netcdf-c's output.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Result alias used throughout purecdf.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What went wrong, named after netcdf-c's error codes (`NC_EBADID` → `BadId`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// NC_EBADID: not a valid ID.
+    BadId,
+    /// NC_EEXIST: file exists and NC_NOCLOBBER was given.
+    Exist,
+    /// NC_EINVAL: invalid argument.
+    Inval,
+    /// NC_EPERM: write to a read-only file.
+    Perm,
+    /// NC_ENOTINDEFINE: operation needs define mode.
+    NotInDefine,
+    /// NC_EINDEFINE: operation not allowed in define mode.
+    InDefine,
+    /// NC_EINVALCOORDS: index exceeds dimension bound.
+    InvalidCoords,
+    /// NC_EMAXDIMS: too many dimensions.
+    MaxDims,
+    /// NC_ENAMEINUSE: name already in use.
+    NameInUse,
+    /// NC_ENOTATT: attribute not found.
+    NotAtt,
+    /// NC_EMAXATTS: too many attributes.
+    MaxAtts,
+    /// NC_EBADTYPE: not a valid data type or _FillValue type mismatch.
+    BadType,
+    /// NC_EBADDIM: invalid dimension ID or name.
+    BadDim,
+    /// NC_EUNLIMPOS: NC_UNLIMITED in the wrong index.
+    UnlimPos,
+    /// NC_EMAXVARS: too many variables.
+    MaxVars,
+    /// NC_ENOTVAR: variable not found.
+    NotVar,
+    /// NC_EGLOBAL: action prohibited on the NC_GLOBAL varid.
+    Global,
+    /// NC_ENOTNC: unknown file format.
+    NotNc,
+    /// NC_ESTS: in Fortran, string too short.
+    Sts,
+    /// NC_EMAXNAME: name too long.
+    MaxName,
+    /// NC_EUNLIMIT: NC_UNLIMITED size already in use.
+    Unlimit,
+    /// NC_ENORECVARS: nc_rec op when there are no record vars.
+    NoRecVars,
+    /// NC_ECHAR: attempt to convert between text and numbers.
+    Char,
+    /// NC_EEDGE: start + count exceeds dimension bound.
+    Edge,
+    /// NC_ESTRIDE: illegal stride.
+    Stride,
+    /// NC_EBADNAME: name contains illegal characters.
+    BadName,
+    /// NC_ERANGE: numeric conversion not representable.
+    Range,
+    /// NC_ENOMEM: memory allocation failure.
+    NoMem,
+    /// NC_EVARSIZE: one or more variable sizes violate format constraints.
+    VarSize,
+    /// NC_EDIMSIZE: invalid dimension size.
+    DimSize,
+    /// NC_ETRUNC: file likely truncated or possibly corrupted.
+    Trunc,
+    /// NC_EAXISTYPE: unknown axis type.
+    AxisType,
+    /// NC_ENOTBUILT: the format or filter was not built into this library.
+    NotBuilt,
+    /// NC_EHDFERR: error in the HDF5 layer.
+    Hdf,
+    /// NC_ECANTREAD: can't read.
+    CantRead,
+    /// NC_ECANTWRITE: can't write.
+    CantWrite,
+    /// NC_ECANTCREATE: can't create.
+    CantCreate,
+    /// NC_ENOGRP: no group found.
+    NoGrp,
+    /// NC_ESTRICTNC3: attempting a netCDF-4 operation on a strict netCDF-3 file.
+    StrictNc3,
+    /// NC_ENOTNC4: attempting a netCDF-4 operation on a netCDF-3 file.
+    NotNc4,
+    /// NC_EBADGRPID: bad group ID.
+    BadGrpId,
+    /// NC_EBADTYPID: bad type ID.
+    BadTypeId,
+    /// NC_EBADFIELD: bad field ID.
+    BadField,
+    /// NC_EFILTER: filter operation failed.
+    Filter,
+    /// NC_ENOFILTER: filter not defined on variable.
+    NoFilter,
+    /// NC_ENOTFOUND: no such file.
+    NotFound,
+    /// NC_EIO: generic I/O error.
+    Io,
+    /// NC_ELATEFILL: attempt to define fill value when data already exists.
+    LateFill,
+    /// NC_EDIMMETA / NC_EVARMETA and friends: malformed metadata.
+    BadMeta,
+}
+
+impl ErrorKind {
+    /// The numeric code netcdf-c uses for this error (`NC_ENOTVAR` = -49, ...).
+    pub fn nc_code(self) -> i32 {
+        use ErrorKind::*;
+        match self {
+            BadId => -33,
+            Exist => -35,
+            Inval => -36,
+            Perm => -37,
+            NotInDefine => -38,
+            InDefine => -39,
+            InvalidCoords => -40,
+            MaxDims => -41,
+            NameInUse => -42,
+            NotAtt => -43,
+            MaxAtts => -44,
+            BadType => -45,
+            BadDim => -46,
+            UnlimPos => -47,
+            MaxVars => -48,
+            NotVar => -49,
+            Global => -50,
+            NotNc => -51,
+            Sts => -52,
+            MaxName => -53,
+            Unlimit => -54,
+            NoRecVars => -55,
+            Char => -56,
+            Edge => -57,
+            Stride => -58,
+            BadName => -59,
+            Range => -60,
+            NoMem => -61,
+            VarSize => -62,
+            DimSize => -63,
+            Trunc => -64,
+            AxisType => -65,
+            NotBuilt => -128,
+            Hdf => -101,
+            CantRead => -102,
+            CantWrite => -103,
+            CantCreate => -104,
+            NoGrp => -125,
+            StrictNc3 => -126,
+            NotNc4 => -111,
+            BadGrpId => -116,
+            BadTypeId => -117,
+            BadField => -119,
+            Filter => -132,
+            NoFilter => -136,
+            NotFound => -90,
+            Io => -68,
+            LateFill => -130,
+            BadMeta => -108,
+        }
+    }
+
+    /// The text netcdf-c's `nc_strerror` gives for this code.
+    pub fn nc_message(self) -> &'static str {
+        use ErrorKind::*;
+        match self {
+            BadId => "NetCDF: Not a valid ID",
+            Exist => "NetCDF: File exists && NC_NOCLOBBER",
+            Inval => "NetCDF: Invalid argument",
+            Perm => "NetCDF: Write to read only",
+            NotInDefine => "NetCDF: Operation not allowed in data mode",
+            InDefine => "NetCDF: Operation not allowed in define mode",
+            InvalidCoords => "NetCDF: Index exceeds dimension bound",
+            MaxDims => "NetCDF: NC_MAX_DIMS exceeded",
+            NameInUse => "NetCDF: String match to name in use",
+            NotAtt => "NetCDF: Attribute not found",
+            MaxAtts => "NetCDF: NC_MAX_ATTRS exceeded",
+            BadType => "NetCDF: Not a valid data type or _FillValue type mismatch",
+            BadDim => "NetCDF: Invalid dimension ID or name",
+            UnlimPos => "NetCDF: NC_UNLIMITED in the wrong index",
+            MaxVars => "NetCDF: NC_MAX_VARS exceeded",
+            NotVar => "NetCDF: Variable not found",
+            Global => "NetCDF: Action prohibited on NC_GLOBAL varid",
+            NotNc => "NetCDF: Unknown file format",
+            Sts => "NetCDF: In Fortran, string too short",
+            MaxName => "NetCDF: NC_MAX_NAME exceeded",
+            Unlimit => "NetCDF: NC_UNLIMITED size already in use",
+            NoRecVars => "NetCDF: nc_rec op when there are no record vars",
+            Char => "NetCDF: Attempt to convert between text & numbers",
+            Edge => "NetCDF: Start+count exceeds dimension bound",
+            Stride => "NetCDF: Illegal stride",
+            BadName => "NetCDF: Name contains illegal characters",
+            Range => "NetCDF: Numeric conversion not representable",
+            NoMem => "NetCDF: Memory allocation (malloc) failure",
+            VarSize => "NetCDF: One or more variable sizes violate format constraints",
+            DimSize => "NetCDF: Invalid dimension size",
+            Trunc => "NetCDF: File likely truncated or possibly corrupted",
+            AxisType => "NetCDF: Illegal axis type",
+            NotBuilt => {
+                "NetCDF: Attempt to use feature that was not turned on when netCDF was built."
+            }
+            Hdf => "NetCDF: HDF error",
+            CantRead => "NetCDF: Can't read.",
+            CantWrite => "NetCDF: Can't write.",
+            CantCreate => "NetCDF: Can't create.",
+            NoGrp => "NetCDF: No group found.",
+            StrictNc3 => "NetCDF: Attempting netcdf-4 operation on strict nc3 netcdf-4 file",
+            NotNc4 => "NetCDF: Attempting netcdf-4 operation on netcdf-3 file",
+            BadGrpId => "NetCDF: Bad group ID.",
+            BadTypeId => "NetCDF: Bad type ID.",
+            BadField => "NetCDF: Bad field ID.",
+            Filter => "NetCDF: Filter error: bad id or parameters or duplicate filter",
+            NoFilter => "NetCDF: Filter error: undefined filter encountered",
+            NotFound => "No such file or directory",
+            Io => "NetCDF: I/O failure",
+            LateFill => "NetCDF: Attempt to define fill value when data already exists.",
+            BadMeta => "NetCDF: Problem with variable metadata.",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.nc_message())
+    }
+}
+
+/// Where an error happened: as much of file, object and offset as is known.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Context {
+    /// The file being read or written.
+    pub path: Option<PathBuf>,
+    /// Variable, dimension, attribute or group the operation concerned.
+    pub object: Option<String>,
+    /// Byte offset in the file.
+    pub offset: Option<u64>,
+    /// Free text: what was being done or parsed.
+    pub detail: Option<String>,
+}
+
+/// A purecdf error: a kind plus context and an optional underlying I/O error.
+#[derive(Debug)]
+pub struct Error {
+    kind: ErrorKind,
+    context: Box<Context>,
+    source: Option<std::io::Error>,
+}
+
+impl Error {
+    /// A bare error of the given kind.
+    pub fn new(kind: ErrorKind) -> Self {
+        Error {
+            kind,
+            context: Box::default(),
+            source: None,
+        }
+    }
+
+    /// An error of the given kind with an explanation.
+    pub fn with_detail(kind: ErrorKind, detail: impl Into<String>) -> Self {
+        Error::new(kind).detail(detail)
+    }
+
+    /// The netCDF error kind.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// netcdf-c's numeric code for this error.
+    pub fn nc_code(&self) -> i32 {
+        self.kind.nc_code()
+    }
+
+    /// The context recorded so far.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// Adds (or replaces) the file path.
+    pub fn path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.context.path = Some(path.into());
+        self
+    }
+
+    /// Adds the object (variable, attribute, dimension) concerned, unless one is already set.
+    pub fn object(mut self, object: impl Into<String>) -> Self {
+        if self.context.object.is_none() {
+            self.context.object = Some(object.into());
+        }
+        self
+    }
+
+    /// Adds the byte offset concerned, unless one is already set.
+    pub fn offset(mut self, offset: u64) -> Self {
+        if self.context.offset.is_none() {
+            self.context.offset = Some(offset);
+        }
+        self
+    }
+
+    /// Adds an explanation, unless one is already set.
+    pub fn detail(mut self, detail: impl Into<String>) -> Self {
+        if self.context.detail.is_none() {
+            self.context.detail = Some(detail.into());
+        }
+        self
+    }
+
+    /// Wraps an I/O error.
+    pub fn io(err: std::io::Error) -> Self {
+        let kind = match err.kind() {
+            std::io::ErrorKind::NotFound => ErrorKind::NotFound,
+            std::io::ErrorKind::UnexpectedEof => ErrorKind::Trunc,
+            std::io::ErrorKind::PermissionDenied => ErrorKind::Perm,
+            std::io::ErrorKind::AlreadyExists => ErrorKind::Exist,
+            _ => ErrorKind::Io,
+        };
+        Error {
+            kind,
+            context: Box::default(),
+            source: Some(err),
+        }
+    }
+
+    /// The message netcdf-c's tools print for this error (the `nc_strerror` text, or the OS error
+    /// text for system errors, as netcdf-c does for positive errno codes).
+    pub fn nc_message(&self) -> String {
+        match (&self.source, self.kind) {
+            (Some(e), ErrorKind::NotFound | ErrorKind::Perm | ErrorKind::Io) => {
+                let s = e.to_string();
+                // std appends " (os error N)"; netcdf-c prints strerror() alone.
+                match s.find(" (os error") {
+                    Some(i) => s[..i].to_string(),
+                    None => s,
+                }
+            }
+            _ => self.kind.nc_message().to_string(),
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Self {
+        Error::io(err)
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error::new(kind)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.nc_message())?;
+        let c = &self.context;
+        if let Some(p) = &c.path {
+            write!(f, " [file {}]", p.display())?;
+        }
+        if let Some(o) = &c.object {
+            write!(f, " [{o}]")?;
+        }
+        if let Some(off) = c.offset {
+            write!(f, " [offset {off}]")?;
+        }
+        if let Some(d) = &c.detail {
+            write!(f, ": {d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_ref().map(|e| e as _)
+    }
+}
+
+/// Shorthand for `Err(Error::with_detail(kind, detail))`.
+pub(crate) fn fail<T>(kind: ErrorKind, detail: impl Into<String>) -> Result<T> {
+    Err(Error::with_detail(kind, detail))
+}

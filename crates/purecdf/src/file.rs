@@ -1,0 +1,577 @@
+//! The user-facing handles: [`File`] (read) and [`FileMut`] (write, derefs to `File`), and
+//! [`Variable`], a borrowed view of one variable with typed hyperslab reads.
+//!
+//! Whatever the format, these types are the same; the format is a [`Backend`] behind them.
+
+use std::path::{Path, PathBuf};
+
+use crate::backend::{Backend, BackendMut, Format};
+use crate::convert::{self, NcElement};
+use crate::error::{fail, Error, ErrorKind, Result};
+use crate::model::{Attribute, DimId, Dimension, GroupId, NcType, Schema, Values, VarId, ROOT};
+use crate::selection::{Extents, Hyperslab};
+
+pub(crate) enum Handle {
+    Read(Box<dyn Backend>),
+    Write(Box<dyn BackendMut>),
+}
+
+/// An open netCDF dataset, any format. `Send + Sync`: share it between threads for concurrent reads.
+pub struct File {
+    handle: Handle,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for File {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("File")
+            .field("path", &self.path)
+            .field("format", &self.format())
+            .finish()
+    }
+}
+
+impl File {
+    pub(crate) fn from_backend(backend: Box<dyn Backend>, path: PathBuf) -> File {
+        File {
+            handle: Handle::Read(backend),
+            path,
+        }
+    }
+
+    pub(crate) fn backend(&self) -> &dyn Backend {
+        match &self.handle {
+            Handle::Read(b) => b.as_ref(),
+            Handle::Write(b) => {
+                let b: &dyn BackendMut = b.as_ref();
+                b
+            }
+        }
+    }
+
+    /// The storage format.
+    pub fn format(&self) -> Format {
+        self.backend().format()
+    }
+
+    /// The path the file was opened with.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// All metadata: groups, dimensions, variables, attributes and types.
+    pub fn schema(&self) -> &Schema {
+        self.backend().schema()
+    }
+
+    /// A variable by name in the root group, or by absolute path (`/grp/var`).
+    pub fn variable(&self, name: &str) -> Option<Variable<'_>> {
+        let s = self.schema();
+        let (g, leaf) = self.resolve_path(name)?;
+        s.find_var(g, leaf).map(|id| Variable { file: self, id })
+    }
+
+    /// A variable by id.
+    pub fn variable_by_id(&self, id: VarId) -> Variable<'_> {
+        Variable { file: self, id }
+    }
+
+    /// Variables of the root group, in definition order.
+    pub fn variables(&self) -> impl Iterator<Item = Variable<'_>> {
+        self.group_variables(ROOT)
+    }
+
+    /// Variables of a group, in definition order.
+    pub fn group_variables(&self, g: GroupId) -> impl Iterator<Item = Variable<'_>> {
+        self.schema()
+            .group(g)
+            .vars
+            .iter()
+            .map(move |&id| Variable { file: self, id })
+    }
+
+    /// Dimensions of the root group, in definition order.
+    pub fn dimensions(&self) -> impl Iterator<Item = &Dimension> {
+        let s = self.schema();
+        s.group(ROOT).dims.iter().map(move |d| s.dim(*d))
+    }
+
+    /// A root-group dimension by name.
+    pub fn dimension(&self, name: &str) -> Option<&Dimension> {
+        let s = self.schema();
+        s.find_dim(ROOT, name).map(|d| s.dim(d))
+    }
+
+    /// Global attributes, in creation order.
+    pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
+        self.schema().group(ROOT).atts.iter()
+    }
+
+    /// A global attribute by name.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.schema()
+            .group(ROOT)
+            .atts
+            .iter()
+            .find(|a| a.name == name)
+    }
+
+    fn resolve_path<'n>(&self, name: &'n str) -> Option<(GroupId, &'n str)> {
+        let s = self.schema();
+        let Some(rest) = name.strip_prefix('/') else {
+            return Some((ROOT, name));
+        };
+        let mut parts: Vec<&str> = rest.split('/').collect();
+        let leaf = parts.pop()?;
+        let mut g = ROOT;
+        for p in parts {
+            g = s.find_group(g, p)?;
+        }
+        Some((g, leaf))
+    }
+
+    fn check_slab(&self, var: VarId, extents: &Extents, writing: bool) -> Result<Hyperslab> {
+        let s = self.schema();
+        let shape = s.shape(var);
+        let slab = extents.to_hyperslab(&shape)?;
+        slab.check(&shape, s.is_record_var(var), writing)
+            .map_err(|e| e.object(s.var(var).name.clone()))?;
+        Ok(slab)
+    }
+}
+
+/// A borrowed view of one variable.
+#[derive(Clone, Copy)]
+pub struct Variable<'f> {
+    file: &'f File,
+    id: VarId,
+}
+
+impl<'f> Variable<'f> {
+    fn def(&self) -> &'f crate::model::Variable {
+        self.file.schema().var(self.id)
+    }
+
+    /// The variable's id.
+    pub fn id(&self) -> VarId {
+        self.id
+    }
+
+    /// The variable's name.
+    pub fn name(&self) -> &'f str {
+        &self.def().name
+    }
+
+    /// The variable's type.
+    pub fn vartype(&self) -> NcType {
+        self.def().typ
+    }
+
+    /// The variable's dimensions, outermost first.
+    pub fn dimensions(&self) -> Vec<&'f Dimension> {
+        let s = self.file.schema();
+        self.def().dims.iter().map(|d| s.dim(*d)).collect()
+    }
+
+    /// Current shape (lengths of the dimensions).
+    pub fn shape(&self) -> Vec<u64> {
+        self.file.schema().shape(self.id)
+    }
+
+    /// Total number of elements.
+    pub fn len(&self) -> u64 {
+        self.shape().iter().product()
+    }
+
+    /// True when the variable holds no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Attributes in creation order.
+    pub fn attributes(&self) -> impl Iterator<Item = &'f Attribute> {
+        self.def().atts.iter()
+    }
+
+    /// An attribute by name.
+    pub fn attribute(&self, name: &str) -> Option<&'f Attribute> {
+        self.def().att(name)
+    }
+
+    /// The fill value in effect: `_FillValue` if it has the variable's type and one value, else the
+    /// type's default (`None` for types without one).
+    pub fn fill_value(&self) -> Option<Values> {
+        match self.attribute("_FillValue") {
+            Some(a) if a.values.nc_type() == self.vartype() && a.values.len() == 1 => {
+                Some(a.values.clone())
+            }
+            _ => convert::default_fill(self.vartype()),
+        }
+    }
+
+    /// Reads a selection in the variable's own type.
+    pub fn get_raw_values(&self, extents: impl Into<Extents>) -> Result<Values> {
+        let slab = self.file.check_slab(self.id, &extents.into(), false)?;
+        self.file
+            .backend()
+            .read_values(self.id, &slab)
+            .map_err(|e| e.object(self.name()))
+    }
+
+    /// Reads a selection converted to `T` (NC_ERANGE if a value does not fit; NC_ECHAR for text).
+    /// `u8` reads char variables as raw text.
+    pub fn get_values<T: NcElement>(&self, extents: impl Into<Extents>) -> Result<Vec<T>> {
+        let slab = self.file.check_slab(self.id, &extents.into(), false)?;
+        let typ = self.vartype();
+        let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
+        let size = typ
+            .atomic_size()
+            .filter(|_| typ.is_numeric() || typ == NcType::Char);
+        let Some(size) = size else {
+            return fail(
+                ErrorKind::BadType,
+                format!("{} is not numeric", self.name()),
+            );
+        };
+        let mut raw = vec![0u8; n.checked_mul(size).ok_or(ErrorKind::NoMem)?];
+        self.file
+            .backend()
+            .read_raw(self.id, &slab, &mut raw)
+            .map_err(|e| e.object(self.name()))?;
+        if typ == NcType::Char && T::NC_TYPE == NcType::UByte {
+            return Ok(raw.chunks_exact(1).map(T::read_ne).collect());
+        }
+        let mut out = Vec::with_capacity(n);
+        convert::convert_raw::<T>(typ, &raw, &mut out).map_err(|e| e.object(self.name()))?;
+        Ok(out)
+    }
+
+    /// Reads one value at an index (one entry per dimension; empty for a scalar).
+    pub fn get_value<T: NcElement>(&self, index: &[u64]) -> Result<T> {
+        let ones = vec![1u64; index.len()];
+        let v = self.get_values::<T>((index, ones.as_slice()))?;
+        v.into_iter()
+            .next()
+            .ok_or_else(|| Error::new(ErrorKind::InvalidCoords))
+    }
+
+    /// Reads a selection of a char variable as text bytes.
+    pub fn get_text(&self, extents: impl Into<Extents>) -> Result<Vec<u8>> {
+        match self.get_raw_values(extents)? {
+            Values::Char(c) => Ok(c),
+            _ => fail(
+                ErrorKind::Char,
+                format!("{} is not a char variable", self.name()),
+            ),
+        }
+    }
+
+    /// Reads a selection as an n-dimensional array converted to `T`.
+    #[cfg(feature = "ndarray")]
+    pub fn get<T: NcElement>(&self, extents: impl Into<Extents>) -> Result<ndarray::ArrayD<T>> {
+        let extents = extents.into();
+        let slab = self.file.check_slab(self.id, &extents, false)?;
+        let shape: Vec<usize> = slab.count.iter().map(|&c| c as usize).collect();
+        let v = self.get_values::<T>(extents)?;
+        ndarray::ArrayD::from_shape_vec(shape, v).map_err(|_| Error::new(ErrorKind::Edge))
+    }
+}
+
+/// Options for creating a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreateOptions {
+    /// The format to write.
+    pub format: Format,
+    /// Fail with NC_EEXIST if the file exists (NC_NOCLOBBER).
+    pub noclobber: bool,
+}
+
+impl Default for CreateOptions {
+    fn default() -> Self {
+        CreateOptions {
+            format: Format::Classic,
+            noclobber: false,
+        }
+    }
+}
+
+/// A dataset open for writing. Derefs to [`File`] for everything that reads.
+pub struct FileMut {
+    file: File,
+}
+
+impl std::ops::Deref for FileMut {
+    type Target = File;
+    fn deref(&self) -> &File {
+        &self.file
+    }
+}
+
+impl FileMut {
+    pub(crate) fn from_backend(backend: Box<dyn BackendMut>, path: PathBuf) -> FileMut {
+        FileMut {
+            file: File {
+                handle: Handle::Write(backend),
+                path,
+            },
+        }
+    }
+
+    fn backend_mut(&mut self) -> &mut dyn BackendMut {
+        match &mut self.file.handle {
+            Handle::Write(b) => b.as_mut(),
+            Handle::Read(_) => unreachable!("FileMut always holds a writable backend"),
+        }
+    }
+
+    fn with_path<T>(&self, r: Result<T>) -> Result<T> {
+        r.map_err(|e| e.path(self.file.path.clone()))
+    }
+
+    /// `nc_redef`.
+    pub fn redef(&mut self) -> Result<()> {
+        let r = self.backend_mut().redef();
+        self.with_path(r)
+    }
+
+    /// `nc_enddef`.
+    pub fn enddef(&mut self) -> Result<()> {
+        let r = self.backend_mut().enddef();
+        self.with_path(r)
+    }
+
+    /// True while in define mode.
+    pub fn in_define_mode(&self) -> bool {
+        match &self.file.handle {
+            Handle::Write(b) => b.in_define_mode(),
+            Handle::Read(_) => false,
+        }
+    }
+
+    /// `nc_set_fill`; returns the previous mode (true = fill).
+    pub fn set_fill(&mut self, fill: bool) -> Result<bool> {
+        self.backend_mut().set_fill(fill)
+    }
+
+    /// Adds a fixed-length dimension to the root group.
+    pub fn add_dimension(&mut self, name: &str, len: u64) -> Result<DimId> {
+        self.add_dimension_in(ROOT, name, len, false)
+    }
+
+    /// Adds an unlimited dimension to the root group.
+    pub fn add_unlimited_dimension(&mut self, name: &str) -> Result<DimId> {
+        self.add_dimension_in(ROOT, name, 0, true)
+    }
+
+    /// Adds a dimension to a group.
+    pub fn add_dimension_in(
+        &mut self,
+        g: GroupId,
+        name: &str,
+        len: u64,
+        unlimited: bool,
+    ) -> Result<DimId> {
+        let r = self.backend_mut().def_dim(g, name, len, unlimited);
+        self.with_path(r)
+    }
+
+    /// Adds a variable of memory type `T` over named root-group dimensions.
+    pub fn add_variable<T: NcElement>(&mut self, name: &str, dims: &[&str]) -> Result<VarId> {
+        self.add_variable_with_type(name, T::NC_TYPE, dims)
+    }
+
+    /// Adds a variable of any type over named root-group dimensions.
+    pub fn add_variable_with_type(
+        &mut self,
+        name: &str,
+        typ: NcType,
+        dims: &[&str],
+    ) -> Result<VarId> {
+        let mut ids = Vec::with_capacity(dims.len());
+        for d in dims {
+            let id = self.schema().find_dim_visible(ROOT, d);
+            ids.push(id.ok_or_else(|| {
+                Error::with_detail(ErrorKind::BadDim, format!("no dimension {d}"))
+            })?);
+        }
+        self.add_variable_in(ROOT, name, typ, &ids)
+    }
+
+    /// Adds a variable to a group over dimension ids.
+    pub fn add_variable_in(
+        &mut self,
+        g: GroupId,
+        name: &str,
+        typ: NcType,
+        dims: &[DimId],
+    ) -> Result<VarId> {
+        let r = self.backend_mut().def_var(g, name, typ, dims);
+        self.with_path(r)
+    }
+
+    /// Sets a global attribute.
+    pub fn add_attribute(&mut self, name: &str, values: impl Into<Values>) -> Result<()> {
+        let r = self.backend_mut().put_att(ROOT, None, name, values.into());
+        self.with_path(r)
+    }
+
+    /// Sets an attribute of a variable, or of group `g` when `var` is `None`.
+    pub fn put_attribute(
+        &mut self,
+        g: GroupId,
+        var: Option<VarId>,
+        name: &str,
+        values: impl Into<Values>,
+    ) -> Result<()> {
+        let r = self.backend_mut().put_att(g, var, name, values.into());
+        self.with_path(r)
+    }
+
+    /// Deletes an attribute (`nc_del_att`).
+    pub fn delete_attribute(&mut self, g: GroupId, var: Option<VarId>, name: &str) -> Result<()> {
+        let r = self.backend_mut().del_att(g, var, name);
+        self.with_path(r)
+    }
+
+    /// Renames a dimension.
+    pub fn rename_dimension(&mut self, dim: DimId, name: &str) -> Result<()> {
+        let r = self.backend_mut().rename_dim(dim, name);
+        self.with_path(r)
+    }
+
+    /// Renames a variable.
+    pub fn rename_variable(&mut self, var: VarId, name: &str) -> Result<()> {
+        let r = self.backend_mut().rename_var(var, name);
+        self.with_path(r)
+    }
+
+    /// Renames an attribute.
+    pub fn rename_attribute(
+        &mut self,
+        g: GroupId,
+        var: Option<VarId>,
+        old: &str,
+        new: &str,
+    ) -> Result<()> {
+        let r = self.backend_mut().rename_att(g, var, old, new);
+        self.with_path(r)
+    }
+
+    /// Writes `values` (memory type `T`) into a selection, converting to the variable's type.
+    /// `u8` writes char variables as raw text.
+    pub fn put_values<T: NcElement>(
+        &mut self,
+        var: VarId,
+        values: &[T],
+        extents: impl Into<Extents>,
+    ) -> Result<()> {
+        let slab = self.file.check_slab(var, &extents.into(), true)?;
+        let n = slab.num_elements();
+        if n != values.len() as u64 {
+            return fail(
+                ErrorKind::Edge,
+                format!("{} values for a selection of {n}", values.len()),
+            );
+        }
+        let typ = self.schema().var(var).typ;
+        let mut raw = Vec::with_capacity(values.len() * typ.atomic_size().unwrap_or(1));
+        let conv = if typ == NcType::Char && T::NC_TYPE == NcType::UByte {
+            for v in values {
+                let mut b = [0u8; 1];
+                v.write_ne(&mut b);
+                raw.push(b[0]);
+            }
+            Ok(())
+        } else {
+            convert::convert_to_raw(values, typ, &mut raw)
+        };
+        // A range error still writes the (fill-substituted) values, as netcdf-c does.
+        let r = self.backend_mut().write_raw(var, &slab, &raw);
+        self.with_path(r.and(conv))
+    }
+
+    /// Writes values already in the variable's own type into a selection.
+    pub fn put_raw_values(
+        &mut self,
+        var: VarId,
+        values: &Values,
+        extents: impl Into<Extents>,
+    ) -> Result<()> {
+        let slab = self.file.check_slab(var, &extents.into(), true)?;
+        if slab.num_elements() != values.len() as u64 {
+            return fail(
+                ErrorKind::Edge,
+                format!(
+                    "{} values for a selection of {}",
+                    values.len(),
+                    slab.num_elements()
+                ),
+            );
+        }
+        let typ = self.schema().var(var).typ;
+        let values = if values.nc_type() == typ {
+            values.clone()
+        } else {
+            convert::convert_values(values, typ)?
+        };
+        let raw = convert::values_to_ne_bytes(&values)?;
+        let r = self.backend_mut().write_raw(var, &slab, &raw);
+        self.with_path(r)
+    }
+
+    /// `nc_sync`: flush and sync to stable storage.
+    pub fn sync(&mut self) -> Result<()> {
+        let r = self.backend_mut().sync();
+        self.with_path(r)
+    }
+
+    /// `nc_close`: end define mode if needed, flush, sync and close.
+    pub fn close(mut self) -> Result<()> {
+        let r = self.backend_mut().close();
+        self.with_path(r)
+    }
+
+    /// Gives up write access (after a successful [`FileMut::sync`]) and keeps a read handle.
+    pub fn into_file(self) -> File {
+        self.file
+    }
+}
+
+macro_rules! values_from_vec {
+    ($t:ty, $v:ident) => {
+        impl From<Vec<$t>> for Values {
+            fn from(v: Vec<$t>) -> Self {
+                Values::$v(v)
+            }
+        }
+        impl From<$t> for Values {
+            fn from(v: $t) -> Self {
+                Values::$v(vec![v])
+            }
+        }
+    };
+}
+values_from_vec!(i8, Byte);
+values_from_vec!(i16, Short);
+values_from_vec!(i32, Int);
+values_from_vec!(f32, Float);
+values_from_vec!(f64, Double);
+values_from_vec!(u8, UByte);
+values_from_vec!(u16, UShort);
+values_from_vec!(u32, UInt);
+values_from_vec!(i64, Int64);
+values_from_vec!(u64, UInt64);
+
+impl From<&str> for Values {
+    /// A char attribute holding the text.
+    fn from(s: &str) -> Self {
+        Values::Char(s.as_bytes().to_vec())
+    }
+}
+
+impl From<String> for Values {
+    /// A char attribute holding the text.
+    fn from(s: String) -> Self {
+        Values::Char(s.into_bytes())
+    }
+}
