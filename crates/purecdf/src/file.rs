@@ -238,7 +238,7 @@ impl<'f> Variable<'f> {
             .backend()
             .read_raw(self.id, &slab, &mut raw)
             .map_err(|e| e.object(self.name()))?;
-        if typ == NcType::Char && T::NC_TYPE == NcType::UByte {
+        if raw_byte_access(self.file.format(), typ, T::NC_TYPE) {
             return Ok(raw.chunks_exact(1).map(T::read_ne).collect());
         }
         let mut out = Vec::with_capacity(n);
@@ -275,6 +275,15 @@ impl<'f> Variable<'f> {
         let v = self.get_values::<T>(extents)?;
         ndarray::ArrayD::from_shape_vec(shape, v).map_err(|_| Error::new(ErrorKind::Edge))
     }
+}
+
+/// True when `u8` memory data moves to and from a variable as raw bytes, with no conversion or
+/// range check: text for char variables, and (as netcdf-c does for CDF-1/CDF-2, where "byte" may be
+/// signed or unsigned) `NC_BYTE` variables read or written as `u8`.
+fn raw_byte_access(format: Format, var_type: NcType, mem_type: NcType) -> bool {
+    mem_type == NcType::UByte
+        && (var_type == NcType::Char
+            || (var_type == NcType::Byte && matches!(format, Format::Classic | Format::Offset64)))
 }
 
 /// Options for creating a file.
@@ -475,7 +484,7 @@ impl FileMut {
         }
         let typ = self.schema().var(var).typ;
         let mut raw = Vec::with_capacity(values.len() * typ.atomic_size().unwrap_or(1));
-        let conv = if typ == NcType::Char && T::NC_TYPE == NcType::UByte {
+        let conv = if raw_byte_access(self.format(), typ, T::NC_TYPE) {
             for v in values {
                 let mut b = [0u8; 1];
                 v.write_ne(&mut b);

@@ -41,3 +41,10 @@ pub use selection::{Extent, Extents, Hyperslab};
 
 /// Byte sources (positional reads) shared with the HDF5 layer.
 pub use purecdf_hdf5::io;
+
+/// Handles are shareable between threads: concurrent reads need no lock.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<File>();
+    assert_send_sync::<FileMut>();
+};
