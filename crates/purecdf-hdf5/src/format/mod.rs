@@ -1,0 +1,6 @@
+//! The HDF5 on-disk structures, one file per structure: parse (and later encode) only, no policy.
+//! Section numbers refer to the HDF5 File Format Specification v3.0.
+
+pub mod checksum;
+pub mod cursor;
+pub mod superblock;
