@@ -69,3 +69,32 @@ fn corrupt_superblocks_are_errors() {
         );
     }
 }
+
+#[test]
+fn root_object_headers() {
+    use purecdf_hdf5::format::object_header::{MessageType, ObjectHeader};
+    // netcdf-c: v2 header; the root group of a netCDF-4 file has link info, group info and
+    // attribute info messages.
+    let src = data("nc4_small.nc");
+    let sb = Superblock::read(&src).unwrap();
+    let oh = ObjectHeader::read(&src, sb.root_object_header, sb.sizes).unwrap();
+    assert_eq!(oh.version, 2);
+    for t in [MessageType::LINK_INFO, MessageType::GROUP_INFO] {
+        assert!(
+            oh.message(t).is_some(),
+            "{t:?} in {:?}",
+            oh.messages.iter().map(|m| m.mtype).collect::<Vec<_>>()
+        );
+    }
+    // h5py v0 file: v1 header whose root group is old-style (symbol table message).
+    let src = data("h5py_v0.h5");
+    let sb = Superblock::read(&src).unwrap();
+    let oh = ObjectHeader::read(&src, sb.root_object_header, sb.sizes).unwrap();
+    assert_eq!(oh.version, 1);
+    let st = oh.message(MessageType::SYMBOL_TABLE).unwrap();
+    let cache = sb.root_cache.unwrap();
+    assert_eq!(&st.data[..8], &cache.btree.to_le_bytes());
+    assert_eq!(&st.data[8..16], &cache.heap.to_le_bytes());
+    // Its title attribute is an attribute message.
+    assert_eq!(oh.messages_of(MessageType::ATTRIBUTE).count(), 1);
+}

@@ -3,4 +3,5 @@
 
 pub mod checksum;
 pub mod cursor;
+pub mod object_header;
 pub mod superblock;
