@@ -1,1 +1,3 @@
 //! The logic behind the `ncdump`, `ncgen` and `nccopy` binaries.
+
+pub mod copy;

@@ -1,6 +1,7 @@
-//! `nccopy`: placeholder until the tool lands.
+//! `nccopy`: copy a netCDF file, optionally changing format or selecting variables
+//! (see [`purecdf_cli::copy`]).
 
 fn main() {
-    eprintln!("nccopy: not implemented yet");
-    std::process::exit(1);
+    let code = purecdf_cli::copy::main_with_args(std::env::args_os().collect());
+    std::process::exit(code);
 }
