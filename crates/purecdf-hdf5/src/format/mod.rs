@@ -3,5 +3,6 @@
 
 pub mod checksum;
 pub mod cursor;
+pub mod messages;
 pub mod object_header;
 pub mod superblock;

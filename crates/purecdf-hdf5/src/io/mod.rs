@@ -117,6 +117,33 @@ impl ByteSource for Vec<u8> {
     }
 }
 
+/// A view of a source that starts `base` bytes in: HDF5 addresses are relative to the superblock's
+/// base address (non-zero when the file has a user block).
+#[derive(Debug)]
+pub struct Shifted<S> {
+    inner: S,
+    base: u64,
+}
+
+impl<S: ByteSource> Shifted<S> {
+    /// Views `inner` from `base` on (clamped to its length).
+    pub fn new(inner: S, base: u64) -> Self {
+        let base = base.min(inner.len());
+        Shifted { inner, base }
+    }
+}
+
+impl<S: ByteSource> ByteSource for Shifted<S> {
+    fn len(&self) -> u64 {
+        self.inner.len() - self.base
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        check_range(offset, buf.len() as u64, self.len())?;
+        self.inner.read_at(self.base + offset, buf)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,75 @@
+//! Attribute message, type 0x000C (HDF5 File Format Specification v3.0, section IV.A.2.m),
+//! versions 1–3, with shared datatypes and dataspaces.
+
+use crate::error::{FormatErrorKind, FormatResult};
+use crate::format::cursor::{Cursor, SizeParams};
+use crate::format::messages::dataspace::Dataspace;
+use crate::format::messages::datatype::Datatype;
+use crate::format::messages::shared::SharedRef;
+
+/// A datatype given inline or by reference to a committed datatype.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeRef {
+    /// The datatype itself.
+    Inline(Datatype),
+    /// A shared (committed) datatype.
+    Shared(SharedRef),
+}
+
+/// A decoded attribute message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttributeMessage {
+    /// Attribute name.
+    pub name: String,
+    /// Element type.
+    pub dtype: TypeRef,
+    /// Shape (a shared dataspace is not expected in practice and is rejected).
+    pub space: Dataspace,
+    /// Raw value bytes in file order (vlen elements are global heap references).
+    pub data: Vec<u8>,
+}
+
+impl AttributeMessage {
+    /// Decodes the message body.
+    pub fn parse(mut c: Cursor<'_>, sizes: SizeParams) -> FormatResult<AttributeMessage> {
+        let version = c.u8()?;
+        if !(1..=3).contains(&version) {
+            return Err(c.error(FormatErrorKind::UnsupportedVersion(version)));
+        }
+        let flags = c.u8()?;
+        let name_len = usize::from(c.u16()?);
+        let type_len = usize::from(c.u16()?);
+        let space_len = usize::from(c.u16()?);
+        if version == 3 {
+            let _encoding = c.u8()?;
+        }
+        let pad = |n: usize| if version == 1 { n.div_ceil(8) * 8 } else { n };
+        let raw_name = c.split(pad(name_len))?;
+        let mut rn = raw_name.clone();
+        let name_bytes = rn.bytes(name_len.min(raw_name.remaining()))?;
+        let end = name_bytes
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(name_bytes.len());
+        let name = String::from_utf8_lossy(&name_bytes[..end]).into_owned();
+        let mut tc = c.split(pad(type_len))?;
+        let dtype = if flags & 1 != 0 {
+            TypeRef::Shared(SharedRef::parse(&mut tc, sizes)?)
+        } else {
+            TypeRef::Inline(Datatype::parse(&mut tc)?)
+        };
+        let sc = c.split(pad(space_len))?;
+        if flags & 2 != 0 {
+            return Err(sc.error(FormatErrorKind::InvalidValue(u64::from(flags))));
+        }
+        let space = Dataspace::parse(sc, sizes)?;
+        let rest = c.remaining();
+        let data = c.bytes(rest)?.to_vec();
+        Ok(AttributeMessage {
+            name,
+            dtype,
+            space,
+            data,
+        })
+    }
+}

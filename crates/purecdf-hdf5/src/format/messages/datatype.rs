@@ -1,0 +1,397 @@
+//! Datatype message, type 0x0003 (HDF5 File Format Specification v3.0, section IV.A.2.d):
+//! fixed-point, floating-point, time, string, bitfield, opaque, compound (versions 1–3), reference,
+//! enumeration, variable-length and array classes. Nesting depth is capped.
+
+use crate::error::{FormatErrorKind, FormatResult};
+use crate::format::cursor::Cursor;
+
+/// Deepest nesting of compound/array/vlen/enum types accepted.
+const MAX_DEPTH: u32 = 32;
+
+/// String padding (bits 0–3 of the string class fields).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StringPadding {
+    /// NUL-terminated.
+    NullTerminate,
+    /// NUL-padded.
+    NullPad,
+    /// Space-padded.
+    SpacePad,
+}
+
+/// Character set of a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Charset {
+    /// US-ASCII.
+    Ascii,
+    /// UTF-8.
+    Utf8,
+}
+
+/// One member of a compound type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompoundMember {
+    /// Member name.
+    pub name: String,
+    /// Byte offset in the compound value.
+    pub offset: u32,
+    /// Member type (an `Array` for v1 members with dimensions).
+    pub dtype: Datatype,
+}
+
+/// A decoded HDF5 datatype.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Datatype {
+    /// Integer.
+    FixedPoint {
+        /// Size in bytes.
+        size: u32,
+        /// Big-endian byte order.
+        big_endian: bool,
+        /// Two's-complement signed.
+        signed: bool,
+        /// Bit offset of the value.
+        bit_offset: u16,
+        /// Bits of precision.
+        precision: u16,
+    },
+    /// IEEE-style float.
+    FloatingPoint {
+        /// Size in bytes.
+        size: u32,
+        /// Big-endian byte order.
+        big_endian: bool,
+        /// Bits of precision.
+        precision: u16,
+        /// Exponent size in bits.
+        exponent_size: u8,
+        /// Mantissa size in bits.
+        mantissa_size: u8,
+        /// Exponent bias.
+        exponent_bias: u32,
+    },
+    /// Time (obsolete).
+    Time {
+        /// Size in bytes.
+        size: u32,
+        /// Big-endian byte order.
+        big_endian: bool,
+    },
+    /// Fixed-length string.
+    String {
+        /// Size in bytes.
+        size: u32,
+        /// Padding rule.
+        padding: StringPadding,
+        /// Character set.
+        charset: Charset,
+    },
+    /// Bit field.
+    Bitfield {
+        /// Size in bytes.
+        size: u32,
+        /// Big-endian byte order.
+        big_endian: bool,
+    },
+    /// Opaque bytes with a tag.
+    Opaque {
+        /// Size in bytes.
+        size: u32,
+        /// ASCII tag.
+        tag: String,
+    },
+    /// Compound (struct).
+    Compound {
+        /// Size in bytes.
+        size: u32,
+        /// Members in order.
+        members: Vec<CompoundMember>,
+    },
+    /// Object (kind 0) or region (kind 1) reference.
+    Reference {
+        /// Size in bytes.
+        size: u32,
+        /// Reference kind.
+        kind: u8,
+    },
+    /// Enumeration.
+    Enum {
+        /// Size in bytes.
+        size: u32,
+        /// Integer base type.
+        base: Box<Datatype>,
+        /// Member names and their values (base-type bytes, file byte order).
+        members: Vec<(String, Vec<u8>)>,
+    },
+    /// Variable-length sequence or string.
+    VarLen {
+        /// Element type (one byte characters for strings).
+        base: Box<Datatype>,
+        /// True for a variable-length string.
+        is_string: bool,
+        /// Padding (strings).
+        padding: StringPadding,
+        /// Character set (strings).
+        charset: Charset,
+    },
+    /// Fixed-size array of a base type.
+    Array {
+        /// Array dimensions.
+        dims: Vec<u32>,
+        /// Element type.
+        base: Box<Datatype>,
+    },
+}
+
+impl Datatype {
+    /// Decodes a datatype message body.
+    pub fn parse(c: &mut Cursor<'_>) -> FormatResult<Datatype> {
+        Self::parse_depth(c, 0)
+    }
+
+    /// Size in bytes of one element in the file (vlen: 4-byte length + global heap id).
+    pub fn size(&self) -> u32 {
+        match self {
+            Datatype::FixedPoint { size, .. }
+            | Datatype::FloatingPoint { size, .. }
+            | Datatype::Time { size, .. }
+            | Datatype::String { size, .. }
+            | Datatype::Bitfield { size, .. }
+            | Datatype::Opaque { size, .. }
+            | Datatype::Compound { size, .. }
+            | Datatype::Reference { size, .. }
+            | Datatype::Enum { size, .. } => *size,
+            Datatype::VarLen { .. } => 16,
+            Datatype::Array { dims, base } => {
+                dims.iter().fold(base.size(), |a, d| a.saturating_mul(*d))
+            }
+        }
+    }
+
+    fn parse_depth(c: &mut Cursor<'_>, depth: u32) -> FormatResult<Datatype> {
+        if depth > MAX_DEPTH {
+            return Err(c.error(FormatErrorKind::LimitExceeded(u64::from(MAX_DEPTH))));
+        }
+        let class_version = c.u8()?;
+        let (class, version) = (class_version & 0x0f, class_version >> 4);
+        let bits: [u8; 3] = c.array()?;
+        let bits = u32::from(bits[0]) | (u32::from(bits[1]) << 8) | (u32::from(bits[2]) << 16);
+        let size = c.u32()?;
+        let big_endian = bits & 1 != 0;
+        Ok(match class {
+            0 => {
+                let bit_offset = c.u16()?;
+                let precision = c.u16()?;
+                Datatype::FixedPoint {
+                    size,
+                    big_endian,
+                    signed: bits & 0x08 != 0,
+                    bit_offset,
+                    precision,
+                }
+            }
+            1 => {
+                let _bit_offset = c.u16()?;
+                let precision = c.u16()?;
+                let _exp_loc = c.u8()?;
+                let exponent_size = c.u8()?;
+                let _mant_loc = c.u8()?;
+                let mantissa_size = c.u8()?;
+                let exponent_bias = c.u32()?;
+                Datatype::FloatingPoint {
+                    size,
+                    big_endian,
+                    precision,
+                    exponent_size,
+                    mantissa_size,
+                    exponent_bias,
+                }
+            }
+            2 => {
+                let _precision = c.u16()?;
+                Datatype::Time { size, big_endian }
+            }
+            3 => Datatype::String {
+                size,
+                padding: padding(bits),
+                charset: charset(bits >> 4),
+            },
+            4 => {
+                c.skip(4)?;
+                Datatype::Bitfield { size, big_endian }
+            }
+            5 => {
+                let tag_len = (bits & 0xff) as usize;
+                let raw = c.bytes(tag_len)?;
+                let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
+                Datatype::Opaque {
+                    size,
+                    tag: String::from_utf8_lossy(&raw[..end]).into_owned(),
+                }
+            }
+            6 => Self::parse_compound(c, version, bits & 0xffff, size, depth)?,
+            7 => Datatype::Reference {
+                size,
+                kind: (bits & 0x0f) as u8,
+            },
+            8 => {
+                let n = (bits & 0xffff) as usize;
+                let base = Self::parse_depth(c, depth + 1)?;
+                let mut names = Vec::with_capacity(n.min(c.remaining()));
+                for _ in 0..n {
+                    names.push(name(c, version < 3)?);
+                }
+                let bsize = base.size() as usize;
+                let mut members = Vec::with_capacity(names.len());
+                for nm in names {
+                    members.push((nm, c.bytes(bsize)?.to_vec()));
+                }
+                Datatype::Enum {
+                    size,
+                    base: Box::new(base),
+                    members,
+                }
+            }
+            9 => {
+                let base = Self::parse_depth(c, depth + 1)?;
+                Datatype::VarLen {
+                    base: Box::new(base),
+                    is_string: bits & 0x0f == 1,
+                    padding: padding(bits >> 4),
+                    charset: charset(bits >> 8),
+                }
+            }
+            10 => {
+                let rank = usize::from(c.u8()?);
+                if version < 3 {
+                    c.skip(3)?;
+                }
+                let mut dims = Vec::with_capacity(rank);
+                for _ in 0..rank {
+                    dims.push(c.u32()?);
+                }
+                if version < 3 {
+                    c.skip(4 * rank)?;
+                }
+                let base = Self::parse_depth(c, depth + 1)?;
+                Datatype::Array {
+                    dims,
+                    base: Box::new(base),
+                }
+            }
+            other => return Err(c.error(FormatErrorKind::InvalidValue(u64::from(other)))),
+        })
+    }
+
+    fn parse_compound(
+        c: &mut Cursor<'_>,
+        version: u8,
+        n: u32,
+        size: u32,
+        depth: u32,
+    ) -> FormatResult<Datatype> {
+        let mut members = Vec::with_capacity((n as usize).min(c.remaining()));
+        for _ in 0..n {
+            let nm = name(c, version < 3)?;
+            let offset = if version >= 3 {
+                // Offset width: the fewest bytes that can hold the compound's size.
+                let width = match size {
+                    0..=0xff => 1,
+                    0x100..=0xffff => 2,
+                    0x1_0000..=0xff_ffff => 3,
+                    _ => 4,
+                };
+                c.uint(width)? as u32
+            } else {
+                c.u32()?
+            };
+            let dtype = if version == 1 {
+                let rank = usize::from(c.u8()?);
+                c.skip(3 + 4 + 4)?;
+                let mut dims = Vec::with_capacity(4);
+                for _ in 0..4 {
+                    dims.push(c.u32()?);
+                }
+                dims.truncate(rank.min(4));
+                let base = Self::parse_depth(c, depth + 1)?;
+                if dims.is_empty() {
+                    base
+                } else {
+                    Datatype::Array {
+                        dims,
+                        base: Box::new(base),
+                    }
+                }
+            } else {
+                Self::parse_depth(c, depth + 1)?
+            };
+            members.push(CompoundMember {
+                name: nm,
+                offset,
+                dtype,
+            });
+        }
+        Ok(Datatype::Compound { size, members })
+    }
+}
+
+fn padding(bits: u32) -> StringPadding {
+    match bits & 0x0f {
+        0 => StringPadding::NullTerminate,
+        1 => StringPadding::NullPad,
+        _ => StringPadding::SpacePad,
+    }
+}
+
+fn charset(bits: u32) -> Charset {
+    if bits & 0x0f == 1 {
+        Charset::Utf8
+    } else {
+        Charset::Ascii
+    }
+}
+
+/// A NUL-terminated name, optionally padded to a multiple of 8 bytes (counting the NUL).
+fn name(c: &mut Cursor<'_>, padded: bool) -> FormatResult<String> {
+    let raw = c.cstr()?;
+    if padded {
+        let used = raw.len() + 1;
+        c.skip((8 - used % 8) % 8)?;
+    }
+    Ok(String::from_utf8_lossy(raw).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[rustfmt::skip]
+    #[test]
+    fn integers_floats_strings() {
+        // Class 0 version 1, signed big-endian, 2 bytes, offset 0, precision 16.
+        let b = [0x10, 0x09, 0, 0, 2, 0, 0, 0, 0, 0, 16, 0];
+        let t = Datatype::parse(&mut Cursor::new(&b, 0, "t")).unwrap();
+        assert_eq!(t, Datatype::FixedPoint { size: 2, big_endian: true, signed: true, bit_offset: 0, precision: 16 });
+        // Class 1: little-endian IEEE single.
+        let b = [0x11, 0x20, 0x1f, 0, 4, 0, 0, 0, 0, 0, 32, 0, 23, 8, 0, 23, 127, 0, 0, 0];
+        let t = Datatype::parse(&mut Cursor::new(&b, 0, "t")).unwrap();
+        assert!(matches!(t, Datatype::FloatingPoint { size: 4, big_endian: false, exponent_size: 8, mantissa_size: 23, exponent_bias: 127, .. }));
+        // Vlen string (class 9, type 1, UTF-8) of 1-byte chars.
+        let b = [0x19, 0x01, 0x01, 0, 16, 0, 0, 0, 0x13, 0x00, 0x01, 0, 1, 0, 0, 0];
+        let t = Datatype::parse(&mut Cursor::new(&b, 0, "t")).unwrap();
+        assert!(matches!(t, Datatype::VarLen { is_string: true, charset: Charset::Utf8, .. }));
+        // Truncated.
+        assert!(Datatype::parse(&mut Cursor::new(&b[..10], 0, "t")).is_err());
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        // An array of an array of ... (class 10 v3, rank 1, dim 1) nested beyond the cap.
+        let mut b = Vec::new();
+        for _ in 0..100 {
+            b.extend_from_slice(&[0x3a, 0, 0, 0, 4, 0, 0, 0, 1, 1, 0, 0, 0]);
+        }
+        let e = Datatype::parse(&mut Cursor::new(&b, 0, "t")).unwrap_err();
+        assert!(matches!(e.kind, FormatErrorKind::LimitExceeded(_)));
+    }
+}

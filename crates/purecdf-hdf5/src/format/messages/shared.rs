@@ -1,0 +1,33 @@
+//! Shared message references (HDF5 File Format Specification v3.0, section IV.A.2 "Shared
+//! Messages"): a message whose flags have the shared bit holds, instead of its body, where the
+//! body is — another object header (a committed datatype) or the shared message heap.
+
+use crate::error::{FormatErrorKind, FormatResult};
+use crate::format::cursor::{Cursor, SizeParams};
+
+/// Where a shared message's body lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SharedRef {
+    /// In the object header at this address (e.g. a committed datatype).
+    ObjectHeader(u64),
+    /// In the shared object header message heap, by fractal heap id.
+    Heap([u8; 8]),
+}
+
+impl SharedRef {
+    /// Decodes a shared message body (versions 1–3).
+    pub fn parse(c: &mut Cursor<'_>, sizes: SizeParams) -> FormatResult<SharedRef> {
+        let version = c.u8()?;
+        let kind = c.u8()?;
+        match version {
+            1 => {
+                c.skip(6)?;
+                Ok(SharedRef::ObjectHeader(c.uint(sizes.offset_size)?))
+            }
+            2 => Ok(SharedRef::ObjectHeader(c.uint(sizes.offset_size)?)),
+            3 if kind == 1 => Ok(SharedRef::Heap(c.array()?)),
+            3 => Ok(SharedRef::ObjectHeader(c.uint(sizes.offset_size)?)),
+            v => Err(c.error(FormatErrorKind::UnsupportedVersion(v))),
+        }
+    }
+}
