@@ -1,8 +1,11 @@
 //! The HDF5 on-disk structures, one file per structure: parse (and later encode) only, no policy.
 //! Section numbers refer to the HDF5 File Format Specification v3.0.
 
+pub mod btree_v1;
 pub mod checksum;
 pub mod cursor;
+pub mod global_heap;
+pub mod local_heap;
 pub mod messages;
 pub mod object_header;
 pub mod superblock;

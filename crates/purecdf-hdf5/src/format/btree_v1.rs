@@ -1,0 +1,237 @@
+//! Version 1 B-trees (HDF5 File Format Specification v3.0, section III.A.1 "Disk Format: Level 1A1
+//! — Version 1 B-trees") for group nodes (type 0, leading to symbol table nodes, section III.C)
+//! and raw data chunk nodes (type 1). Traversal is depth- and cycle-bounded.
+
+use std::collections::HashSet;
+
+use crate::error::{FormatError, FormatErrorKind, FormatResult};
+use crate::format::cursor::{Cursor, SizeParams};
+use crate::format::local_heap::LocalHeap;
+use crate::format::object_header::read_block;
+use crate::io::ByteSource;
+
+/// Deepest B-tree accepted.
+const MAX_LEVEL: u8 = 64;
+
+/// An entry of an old-style group: a name and an object header address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SymbolEntry {
+    /// Link name.
+    pub name: String,
+    /// Object header address.
+    pub address: u64,
+}
+
+/// One chunk as a v1 B-tree chunk record describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkRecord {
+    /// Element offsets of the chunk in the dataset (rank entries).
+    pub offsets: Vec<u64>,
+    /// Stored (filtered) size in bytes.
+    pub size: u32,
+    /// Filters skipped for this chunk (bit i = filter i not applied).
+    pub filter_mask: u32,
+    /// Address of the chunk.
+    pub address: u64,
+}
+
+struct Node {
+    level: u8,
+    keys: Vec<Vec<u8>>,
+    children: Vec<u64>,
+}
+
+fn read_node(
+    source: &dyn ByteSource,
+    addr: u64,
+    sizes: SizeParams,
+    expected_type: u8,
+    key_size: usize,
+) -> FormatResult<Node> {
+    let o = usize::from(sizes.offset_size);
+    let head_len = 8 + 2 * o;
+    let head = read_block(source, addr, head_len as u64, "v1 B-tree node")?;
+    let mut c = Cursor::new(&head, addr, "v1 B-tree node");
+    c.signature(b"TREE")?;
+    let node_type = c.u8()?;
+    if node_type != expected_type {
+        return Err(c.error(FormatErrorKind::InvalidValue(u64::from(node_type))));
+    }
+    let level = c.u8()?;
+    if level > MAX_LEVEL {
+        return Err(c.error(FormatErrorKind::LimitExceeded(u64::from(MAX_LEVEL))));
+    }
+    let used = usize::from(c.u16()?);
+    let body_len = used * (key_size + o) + key_size;
+    let body = read_block(
+        source,
+        addr + head_len as u64,
+        body_len as u64,
+        "v1 B-tree node",
+    )?;
+    let mut c = Cursor::new(&body, addr + head_len as u64, "v1 B-tree node");
+    let mut keys = Vec::with_capacity(used + 1);
+    let mut children = Vec::with_capacity(used);
+    for _ in 0..used {
+        keys.push(c.bytes(key_size)?.to_vec());
+        children.push(c.uint(sizes.offset_size)?);
+    }
+    keys.push(c.bytes(key_size)?.to_vec());
+    Ok(Node {
+        level,
+        keys,
+        children,
+    })
+}
+
+/// Lists the members of an old-style group from its B-tree and local heap, in B-tree (name) order.
+pub fn group_members(
+    source: &dyn ByteSource,
+    btree: u64,
+    heap: &LocalHeap,
+    sizes: SizeParams,
+) -> FormatResult<Vec<SymbolEntry>> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    walk_group(
+        source,
+        btree,
+        heap,
+        sizes,
+        &mut seen,
+        &mut out,
+        MAX_LEVEL + 1,
+    )?;
+    Ok(out)
+}
+
+fn walk_group(
+    source: &dyn ByteSource,
+    addr: u64,
+    heap: &LocalHeap,
+    sizes: SizeParams,
+    seen: &mut HashSet<u64>,
+    out: &mut Vec<SymbolEntry>,
+    budget: u8,
+) -> FormatResult<()> {
+    if !seen.insert(addr) {
+        return Err(FormatError::new(
+            FormatErrorKind::Cycle(addr),
+            addr,
+            "v1 B-tree node",
+        ));
+    }
+    let node = read_node(source, addr, sizes, 0, usize::from(sizes.length_size))?;
+    if budget == 0 {
+        return Err(FormatError::new(
+            FormatErrorKind::LimitExceeded(u64::from(MAX_LEVEL)),
+            addr,
+            "v1 B-tree node",
+        ));
+    }
+    for child in node.children {
+        if node.level > 0 {
+            walk_group(source, child, heap, sizes, seen, out, budget - 1)?;
+        } else {
+            read_symbol_node(source, child, heap, sizes, out)?;
+        }
+    }
+    Ok(())
+}
+
+fn read_symbol_node(
+    source: &dyn ByteSource,
+    addr: u64,
+    heap: &LocalHeap,
+    sizes: SizeParams,
+    out: &mut Vec<SymbolEntry>,
+) -> FormatResult<()> {
+    let head = read_block(source, addr, 8, "symbol table node")?;
+    let mut c = Cursor::new(&head, addr, "symbol table node");
+    c.signature(b"SNOD")?;
+    let version = c.u8()?;
+    if version != 1 {
+        return Err(c.error(FormatErrorKind::UnsupportedVersion(version)));
+    }
+    c.skip(1)?;
+    let n = u64::from(c.u16()?);
+    let entry_len = 2 * u64::from(sizes.offset_size) + 24;
+    let body = read_block(source, addr + 8, n * entry_len, "symbol table node")?;
+    let mut c = Cursor::new(&body, addr + 8, "symbol table node");
+    for _ in 0..n {
+        let name_off = c.uint(sizes.offset_size)?;
+        let address = c.uint(sizes.offset_size)?;
+        c.skip(24)?;
+        let name = String::from_utf8_lossy(heap.string_at(name_off)?).into_owned();
+        out.push(SymbolEntry { name, address });
+    }
+    Ok(())
+}
+
+/// Lists every chunk of a dataset indexed by a v1 B-tree; `rank` is the dataset's rank.
+pub fn chunk_records(
+    source: &dyn ByteSource,
+    btree: u64,
+    rank: usize,
+    sizes: SizeParams,
+) -> FormatResult<Vec<ChunkRecord>> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    walk_chunks(
+        source,
+        btree,
+        rank,
+        sizes,
+        &mut seen,
+        &mut out,
+        MAX_LEVEL + 1,
+    )?;
+    Ok(out)
+}
+
+fn walk_chunks(
+    source: &dyn ByteSource,
+    addr: u64,
+    rank: usize,
+    sizes: SizeParams,
+    seen: &mut HashSet<u64>,
+    out: &mut Vec<ChunkRecord>,
+    budget: u8,
+) -> FormatResult<()> {
+    if !seen.insert(addr) {
+        return Err(FormatError::new(
+            FormatErrorKind::Cycle(addr),
+            addr,
+            "v1 B-tree node",
+        ));
+    }
+    if budget == 0 {
+        return Err(FormatError::new(
+            FormatErrorKind::LimitExceeded(u64::from(MAX_LEVEL)),
+            addr,
+            "v1 B-tree node",
+        ));
+    }
+    let key_size = 8 + 8 * (rank + 1);
+    let node = read_node(source, addr, sizes, 1, key_size)?;
+    for (key, child) in node.keys.iter().zip(node.children) {
+        if node.level > 0 {
+            walk_chunks(source, child, rank, sizes, seen, out, budget - 1)?;
+            continue;
+        }
+        let mut c = Cursor::new(key, addr, "v1 B-tree chunk key");
+        let size = c.u32()?;
+        let filter_mask = c.u32()?;
+        let mut offsets = Vec::with_capacity(rank);
+        for _ in 0..rank {
+            offsets.push(c.u64()?);
+        }
+        out.push(ChunkRecord {
+            offsets,
+            size,
+            filter_mask,
+            address: child,
+        });
+    }
+    Ok(())
+}
