@@ -73,6 +73,26 @@ pub fn open(path: impl AsRef<Path>) -> Result<File> {
     }
 }
 
+/// Opens a dataset held in memory, read-only (georust's `open_mem`). Only the classic formats are
+/// read from memory today.
+///
+/// # Errors
+/// NC_ENOTNC for an unknown format, NC_ENOTBUILT for netCDF-4/HDF4, NC_ETRUNC or NC_ENOTNC for a
+/// malformed header.
+pub fn open_mem(bytes: Vec<u8>) -> Result<File> {
+    match sniff(&bytes[..bytes.len().min(8)]) {
+        Magic::Classic(_) => {
+            let b = crate::classic::ClassicFile::open_mem(bytes)?;
+            Ok(File::from_backend(Box::new(b), std::path::PathBuf::new()))
+        }
+        Magic::Hdf5 | Magic::Hdf4 => Err(Error::with_detail(
+            ErrorKind::NotBuilt,
+            "reading this format from memory is not implemented yet",
+        )),
+        Magic::Unknown => Err(Error::new(ErrorKind::NotNc)),
+    }
+}
+
 /// Opens an existing dataset for writing (data mode; call `redef` to add definitions).
 ///
 /// # Errors

@@ -31,7 +31,7 @@ mod selection;
 
 pub use backend::Format;
 pub use convert::NcElement;
-pub use dispatch::{append, create, create_with, open};
+pub use dispatch::{append, create, create_with, open, open_mem};
 pub use error::{Context, Error, ErrorKind, Result};
 pub use file::{CreateOptions, File, FileMut, Variable};
 pub use model::{

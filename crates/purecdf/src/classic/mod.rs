@@ -1,5 +1,23 @@
-//! The classic formats CDF-1 (classic), CDF-2 (64-bit offset) and CDF-5 (64-bit data), per the
-//! file format spec, "The NetCDF Classic Format Specification".
+//! The classic formats CDF-1 (classic), CDF-2 (64-bit offset) and CDF-5 (64-bit data), read and
+//! write, per the file format spec (`file-format-specifications.md`), "The NetCDF Classic Format
+//! Specification", with netcdf-c 4.9's behaviour wherever the spec leaves room (libsrc/).
+//!
+//! - [`header`]: the `header` grammar, parsed with a bounded cursor and encoded byte for byte;
+//! - [`layout`]: `vsize`, `begin`, record size ("Note on vsize", "Note on padding");
+//! - [`read`]: hyperslab reads ("Notes on Computing File Offsets");
+//! - [`write`]: define mode, `enddef` (moving data when the header grows), fill values ("Note on
+//!   fill values"), data writes and record appends;
+//! - [`storage`]: positional I/O on a file or a memory image.
+//!
+//! A [`ClassicFile`] is `Send + Sync`; reads take `&self` and use positional reads, so threads
+//! share one open file without a lock.
+
+mod fill;
+mod header;
+mod layout;
+mod read;
+mod storage;
+mod write;
 
 use std::path::Path;
 
@@ -8,24 +26,199 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::model::{DimId, GroupId, NcType, Schema, Values, VarId};
 use crate::selection::Hyperslab;
 
-/// An open classic-format file (placeholder until the classic backend lands).
+use header::NameLens;
+use layout::Layout;
+use storage::Storage;
+
+/// The state saved by `redef`, to lay out and move data at the next `enddef`.
+#[derive(Debug)]
+struct OldState {
+    layout: Layout,
+    was_rec: Vec<bool>,
+    nvars: usize,
+    numrecs: u64,
+}
+
+/// An open classic-format dataset (CDF-1, CDF-2 or CDF-5).
+#[derive(Debug)]
 pub struct ClassicFile {
     schema: Schema,
     format: Format,
+    store: Storage,
+    writable: bool,
+    /// In define mode.
+    define: bool,
+    /// Created by us and not yet through its first `enddef` (netcdf-c's NC_CREAT).
+    is_new: bool,
+    /// File-wide fill mode (netcdf-c's `NC_dofill`).
+    fill: bool,
+    layout: Layout,
+    numrecs: u64,
+    old: Option<OldState>,
+    /// Header must be rewritten at sync.
+    hdirty: bool,
+    /// numrecs must be rewritten at sync.
+    ndirty: bool,
+    name_lens: NameLens,
 }
 
 impl ClassicFile {
-    /// Opens an existing file.
-    pub fn open(_path: &Path, _writable: bool) -> Result<ClassicFile> {
-        Err(Error::new(ErrorKind::NotBuilt))
+    /// Opens an existing file, read-only or for writing (data mode).
+    ///
+    /// # Errors
+    /// NC_ENOTNC for a bad magic number or list tag, NC_ETRUNC for a header cut short, NC_EVARSIZE
+    /// for variables too large for the format, system errors from the file system.
+    pub fn open(path: &Path, writable: bool) -> Result<ClassicFile> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(writable)
+            .open(path)
+            .map_err(|e| Error::io(e).path(path))?;
+        Self::from_storage(Storage::File(file), writable)
     }
 
-    /// Creates a new file in define mode.
-    pub fn create(_path: &Path, format: Format, _noclobber: bool) -> Result<ClassicFile> {
+    /// Opens an in-memory image of a classic file, read-only.
+    ///
+    /// # Errors
+    /// As [`ClassicFile::open`].
+    pub fn open_mem(bytes: Vec<u8>) -> Result<ClassicFile> {
+        Self::from_storage(Storage::Mem(bytes), false)
+    }
+
+    /// Opens a classic file held by any byte source, read-only.
+    ///
+    /// # Errors
+    /// As [`ClassicFile::open`].
+    pub fn open_source(source: Box<dyn crate::io::ByteSource>) -> Result<ClassicFile> {
+        Self::from_storage(Storage::Source(source), false)
+    }
+
+    fn from_storage(store: Storage, writable: bool) -> Result<ClassicFile> {
+        let h = header::parse(&store)?;
+        let mut schema = h.schema;
+        layout::check_vlens(h.format, &schema)?;
+        let layout = layout::from_header(&schema, h.xsz, h.begins)?;
+        let mut numrecs = h.numrecs;
+        let streaming = match h.format {
+            Format::Cdf5 => numrecs == u64::MAX,
+            _ => numrecs == header::STREAMING32,
+        };
+        if streaming {
+            // The spec's STREAMING: count the whole records the file holds.
+            let size = store.len()?;
+            numrecs = match (size.checked_sub(layout.begin_rec), layout.recsize) {
+                (Some(n), r) if r > 0 => n / r,
+                _ => 0,
+            };
+        }
+        if let Some(d) = schema.dims.iter_mut().find(|d| d.unlimited) {
+            d.len = numrecs;
+        }
         Ok(ClassicFile {
+            schema,
+            format: h.format,
+            store,
+            writable,
+            define: false,
+            is_new: false,
+            fill: true,
+            layout,
+            numrecs,
+            old: None,
+            hdirty: false,
+            ndirty: false,
+            name_lens: h.name_lens,
+        })
+    }
+
+    /// Creates a new file in define mode and writes its empty header, as `nc_create` does.
+    ///
+    /// # Errors
+    /// NC_EEXIST with `noclobber` when the file exists; NC_EINVAL for a non-classic format;
+    /// system errors from the file system.
+    pub fn create(path: &Path, format: Format, noclobber: bool) -> Result<ClassicFile> {
+        if !format.is_classic_family() {
+            return Err(Error::with_detail(ErrorKind::Inval, "not a classic format"));
+        }
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).write(true);
+        if noclobber {
+            o.create_new(true);
+        } else {
+            o.create(true).truncate(true);
+        }
+        let file = o.open(path).map_err(|e| Error::io(e).path(path))?;
+        let f = ClassicFile {
             schema: Schema::default(),
             format,
+            store: Storage::File(file),
+            writable: true,
+            define: true,
+            is_new: true,
+            fill: true,
+            layout: Layout::default(),
+            numrecs: 0,
+            old: None,
+            hdirty: false,
+            ndirty: false,
+            name_lens: NameLens::new(),
+        };
+        f.write_header()?;
+        Ok(f)
+    }
+
+    /// The number of records (length of the unlimited dimension).
+    pub fn numrecs(&self) -> u64 {
+        self.numrecs
+    }
+
+    fn geom(&self, var: VarId) -> read::VarGeom {
+        let s = &self.schema;
+        let v = s.var(var);
+        let xsz = header::ext_size(v.typ).unwrap_or(1);
+        let rec = s.is_record_var(var);
+        let n = v.dims.len();
+        let mut step = vec![0u64; n];
+        let mut acc = xsz as u64;
+        for i in (0..n).rev() {
+            if i == 0 && rec {
+                step[0] = self.layout.recsize;
+            } else {
+                step[i] = acc;
+                acc = acc.saturating_mul(s.dim(v.dims[i]).len);
+            }
+        }
+        read::VarGeom {
+            begin: self.layout.begins.get(var.0).copied().unwrap_or(0),
+            xsz,
+            step,
+        }
+    }
+
+    fn header_bytes(&self) -> Vec<u8> {
+        let vsizes = layout::var_lens(&self.schema);
+        header::encode(&header::HeaderOut {
+            format: self.format,
+            numrecs: self.numrecs,
+            schema: &self.schema,
+            vsizes: &vsizes,
+            begins: &self.layout.begins,
+            name_lens: &self.name_lens,
         })
+    }
+
+    fn write_header(&self) -> Result<()> {
+        self.store.write_at(0, &self.header_bytes())
+    }
+
+    fn check_var(&self, var: VarId) -> Result<()> {
+        if var.0 >= self.schema.vars.len() {
+            return Err(Error::with_detail(
+                ErrorKind::NotVar,
+                format!("variable id {}", var.0),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -33,29 +226,49 @@ impl Backend for ClassicFile {
     fn format(&self) -> Format {
         self.format
     }
+
     fn schema(&self) -> &Schema {
         &self.schema
     }
-    fn read_raw(&self, _var: VarId, _slab: &Hyperslab, _out: &mut [u8]) -> Result<()> {
-        Err(Error::new(ErrorKind::NotBuilt))
+
+    fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
+        self.check_var(var)?;
+        if self.define && self.is_new {
+            return Err(Error::with_detail(
+                ErrorKind::InDefine,
+                "data cannot be read before the first enddef",
+            ));
+        }
+        let g = self.geom(var);
+        let need = slab
+            .num_elements()
+            .checked_mul(g.xsz as u64)
+            .filter(|n| *n == out.len() as u64);
+        if need.is_none() {
+            return Err(Error::with_detail(
+                ErrorKind::Inval,
+                "output buffer does not match the selection",
+            ));
+        }
+        read::read(&self.store, &g, slab, out)
     }
 }
 
 impl BackendMut for ClassicFile {
     fn redef(&mut self) -> Result<()> {
-        Err(Error::new(ErrorKind::NotBuilt))
+        write::redef(self)
     }
     fn enddef(&mut self) -> Result<()> {
-        Err(Error::new(ErrorKind::NotBuilt))
+        write::enddef(self)
     }
     fn in_define_mode(&self) -> bool {
-        true
+        self.define
     }
     fn def_dim(&mut self, g: GroupId, name: &str, len: u64, unlimited: bool) -> Result<DimId> {
-        self.schema.add_dim(g, name, len, unlimited)
+        write::def_dim(self, g, name, len, unlimited)
     }
     fn def_var(&mut self, g: GroupId, name: &str, typ: NcType, dims: &[DimId]) -> Result<VarId> {
-        self.schema.add_var(g, name, typ, dims)
+        write::def_var(self, g, name, typ, dims)
     }
     fn put_att(
         &mut self,
@@ -64,36 +277,41 @@ impl BackendMut for ClassicFile {
         name: &str,
         values: Values,
     ) -> Result<()> {
-        self.schema.put_att(g, var, name, values)
+        write::put_att(self, g, var, name, values)
     }
-    fn del_att(&mut self, _g: GroupId, _var: Option<VarId>, _name: &str) -> Result<()> {
-        Err(Error::new(ErrorKind::NotBuilt))
+    fn del_att(&mut self, g: GroupId, var: Option<VarId>, name: &str) -> Result<()> {
+        write::del_att(self, g, var, name)
     }
-    fn rename_dim(&mut self, _dim: DimId, _name: &str) -> Result<()> {
-        Err(Error::new(ErrorKind::NotBuilt))
+    fn rename_dim(&mut self, dim: DimId, name: &str) -> Result<()> {
+        write::rename_dim(self, dim, name)
     }
-    fn rename_var(&mut self, _var: VarId, _name: &str) -> Result<()> {
-        Err(Error::new(ErrorKind::NotBuilt))
+    fn rename_var(&mut self, var: VarId, name: &str) -> Result<()> {
+        write::rename_var(self, var, name)
     }
-    fn rename_att(
-        &mut self,
-        _g: GroupId,
-        _var: Option<VarId>,
-        _old: &str,
-        _new: &str,
-    ) -> Result<()> {
-        Err(Error::new(ErrorKind::NotBuilt))
+    fn rename_att(&mut self, g: GroupId, var: Option<VarId>, old: &str, new: &str) -> Result<()> {
+        write::rename_att(self, g, var, old, new)
     }
-    fn set_fill(&mut self, _fill: bool) -> Result<bool> {
-        Ok(true)
+    fn set_fill(&mut self, fill: bool) -> Result<bool> {
+        write::set_fill(self, fill)
     }
-    fn write_raw(&mut self, _var: VarId, _slab: &Hyperslab, _data: &[u8]) -> Result<()> {
-        Err(Error::new(ErrorKind::NotBuilt))
+    fn write_raw(&mut self, var: VarId, slab: &Hyperslab, data: &[u8]) -> Result<()> {
+        write::write_raw(self, var, slab, data)
     }
     fn sync(&mut self) -> Result<()> {
-        Ok(())
+        write::sync(self)
     }
     fn close(&mut self) -> Result<()> {
-        Ok(())
+        write::close(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<ClassicFile>();
     }
 }

@@ -1,0 +1,260 @@
+//! Hyperslab reads of classic variables, per the file format spec, "Notes on Computing File
+//! Offsets": the offset of an element is `begin` plus the inner product of its index with the
+//! variable's product vector times the type size, plus `index[0] * recsize` for record variables.
+//!
+//! The selection is cut into runs of bytes that are contiguous in the file: the innermost dimension
+//! with stride 1 together with every outer dimension that continues it exactly (including records
+//! when a single record variable packs them back to back). Each run is one positional read straight
+//! into the output buffer. A small innermost stride reads the spanning bytes in blocks and picks
+//! the elements out. Big-endian values are swapped in place at the end.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::selection::Hyperslab;
+
+use super::storage::Storage;
+
+/// The geometry of one variable: where it starts and the byte step of each dimension.
+#[derive(Debug, Clone)]
+pub(crate) struct VarGeom {
+    /// File offset of element 0.
+    pub begin: u64,
+    /// Bytes per element.
+    pub xsz: usize,
+    /// Bytes between consecutive indices of each dimension (record size for a record dimension).
+    pub step: Vec<u64>,
+}
+
+/// One contiguous run of the selection: file offset and position in the caller's buffer.
+pub(crate) struct Plan {
+    /// Number of outer dimensions iterated one index at a time.
+    pub outer: usize,
+    /// Bytes per run (when the innermost dimension is not gathered).
+    pub run: u64,
+    /// Innermost stride gathered from spanning reads (elements), or 0.
+    pub gather: u64,
+}
+
+/// Chooses how to cut a selection into runs.
+pub(crate) fn plan(g: &VarGeom, slab: &Hyperslab) -> Plan {
+    let n = slab.count.len();
+    let mut k = n;
+    let mut run = g.xsz as u64;
+    while k > 0 {
+        let i = k - 1;
+        if slab.stride[i] == 1 && g.step[i] == run {
+            run = run.saturating_mul(slab.count[i]);
+            k = i;
+        } else {
+            break;
+        }
+    }
+    let gather = if k == n && n > 0 && slab.stride[n - 1] > 1 {
+        let st = slab.stride[n - 1];
+        if g.step[n - 1] == g.xsz as u64 && st.saturating_mul(g.xsz as u64) <= 4096 {
+            st
+        } else {
+            0
+        }
+    } else {
+        0
+    };
+    if gather > 0 {
+        return Plan {
+            outer: n - 1,
+            run: g.xsz as u64 * slab.count[n - 1],
+            gather,
+        };
+    }
+    Plan {
+        outer: k,
+        run,
+        gather: 0,
+    }
+}
+
+/// Visits each run: `f(file_offset, run_index)` in row-major order of the outer dimensions.
+pub(crate) fn for_each_run(
+    g: &VarGeom,
+    slab: &Hyperslab,
+    p: &Plan,
+    mut f: impl FnMut(u64, usize) -> Result<()>,
+) -> Result<()> {
+    let overflow = || Error::with_detail(ErrorKind::Edge, "selection offset overflows");
+    if slab.count.contains(&0) {
+        return Ok(());
+    }
+    // Offset of the selection's first element.
+    let mut base = g.begin;
+    for i in 0..slab.start.len() {
+        base = slab.start[i]
+            .checked_mul(g.step[i])
+            .and_then(|x| x.checked_add(base))
+            .ok_or_else(overflow)?;
+    }
+    let mut idx = vec![0u64; p.outer];
+    let mut nrun = 0usize;
+    loop {
+        let mut off = base;
+        for (i, &ix) in idx.iter().enumerate() {
+            off = ix
+                .checked_mul(slab.stride[i])
+                .and_then(|x| x.checked_mul(g.step[i]))
+                .and_then(|x| x.checked_add(off))
+                .ok_or_else(overflow)?;
+        }
+        f(off, nrun)?;
+        nrun += 1;
+        // Odometer over the outer dimensions.
+        let mut d = p.outer;
+        loop {
+            if d == 0 {
+                return Ok(());
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < slab.count[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// Reads a selection as native-endian values into `out`.
+pub(crate) fn read(st: &Storage, g: &VarGeom, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
+    let p = plan(g, slab);
+    let run = usize::try_from(p.run).map_err(|_| Error::new(ErrorKind::NoMem))?;
+    if p.gather > 0 {
+        let n_inner = slab.count[slab.count.len() - 1];
+        let mut block = Vec::new();
+        for_each_run(g, slab, &p, |off, r| {
+            let dst = &mut out[r * run..(r + 1) * run];
+            gather(st, off, g.xsz, p.gather, n_inner, dst, &mut block)
+        })?;
+    } else {
+        for_each_run(g, slab, &p, |off, r| {
+            st.read_zero_fill(off, &mut out[r * run..(r + 1) * run])
+        })?;
+    }
+    swap_in_place(out, g.xsz);
+    Ok(())
+}
+
+/// Reads `n` elements `stride` apart starting at `off` by reading the spanning bytes in blocks.
+fn gather(
+    st: &Storage,
+    off: u64,
+    xsz: usize,
+    stride: u64,
+    n: u64,
+    dst: &mut [u8],
+    block: &mut Vec<u8>,
+) -> Result<()> {
+    const BLOCK: u64 = 1 << 22;
+    let per_block = (BLOCK / (stride * xsz as u64)).max(1);
+    let mut done = 0u64;
+    while done < n {
+        let k = per_block.min(n - done);
+        let span = ((k - 1) * stride + 1) * xsz as u64;
+        block.resize(span as usize, 0);
+        st.read_zero_fill(off + done * stride * xsz as u64, block)?;
+        let out = &mut dst[(done as usize) * xsz..((done + k) as usize) * xsz];
+        let step = stride as usize * xsz;
+        for (e, o) in out.chunks_exact_mut(xsz).enumerate() {
+            o.copy_from_slice(&block[e * step..e * step + xsz]);
+        }
+        done += k;
+    }
+    Ok(())
+}
+
+/// Converts big-endian values of `size` bytes to native order in place (no-op on big-endian).
+pub(crate) fn swap_in_place(buf: &mut [u8], size: usize) {
+    if cfg!(target_endian = "big") {
+        return;
+    }
+    match size {
+        2 => {
+            for c in buf.chunks_exact_mut(2) {
+                c.swap(0, 1);
+            }
+        }
+        4 => {
+            for c in buf.chunks_exact_mut(4) {
+                let v = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+                c.copy_from_slice(&v.to_ne_bytes());
+            }
+        }
+        8 => {
+            for c in buf.chunks_exact_mut(8) {
+                let mut a = [0u8; 8];
+                a.copy_from_slice(c);
+                c.copy_from_slice(&u64::from_be_bytes(a).to_ne_bytes());
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_merge_contiguous_dimensions() {
+        // A fixed float[4][5]: whole rows merge into one run.
+        let g = VarGeom {
+            begin: 100,
+            xsz: 4,
+            step: vec![20, 4],
+        };
+        let whole = Hyperslab::whole(&[4, 5]);
+        let p = plan(&g, &whole);
+        assert_eq!((p.outer, p.run, p.gather), (0, 80, 0));
+        let part = Hyperslab {
+            start: vec![1, 1],
+            count: vec![2, 3],
+            stride: vec![1, 1],
+        };
+        let p = plan(&g, &part);
+        assert_eq!((p.outer, p.run), (1, 12));
+        let mut offs = Vec::new();
+        for_each_run(&g, &part, &p, |o, _| {
+            offs.push(o);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(offs, vec![124, 144]);
+        let strided = Hyperslab {
+            start: vec![0, 0],
+            count: vec![4, 3],
+            stride: vec![1, 2],
+        };
+        let p = plan(&g, &strided);
+        assert_eq!((p.outer, p.gather), (1, 2));
+    }
+
+    #[test]
+    fn strided_read_from_memory() {
+        let data: Vec<u8> = (0u8..40).collect();
+        let st = Storage::Mem(data);
+        let g = VarGeom {
+            begin: 0,
+            xsz: 2,
+            step: vec![10, 2],
+        };
+        let slab = Hyperslab {
+            start: vec![1, 1],
+            count: vec![2, 2],
+            stride: vec![2, 3],
+        };
+        let mut out = vec![0u8; 8];
+        read(&st, &g, &slab, &mut out).unwrap();
+        let vals: Vec<u16> = out
+            .chunks_exact(2)
+            .map(|c| u16::from_ne_bytes([c[0], c[1]]))
+            .collect();
+        let be = |i: u8| u16::from_be_bytes([i, i + 1]);
+        assert_eq!(vals, vec![be(12), be(18), be(32), be(38)]);
+    }
+}
