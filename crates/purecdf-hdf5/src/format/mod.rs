@@ -2,8 +2,10 @@
 //! Section numbers refer to the HDF5 File Format Specification v3.0.
 
 pub mod btree_v1;
+pub mod btree_v2;
 pub mod checksum;
 pub mod cursor;
+pub mod fractal_heap;
 pub mod global_heap;
 pub mod local_heap;
 pub mod messages;
