@@ -174,10 +174,10 @@ impl FractalHeap {
             )
         })?;
         if self.root_rows == 0 {
-            return self.from_direct(source, root, 0, self.start_block, offset, len);
+            return self.read_direct(source, root, 0, self.start_block, offset, len);
         }
         let mut seen = HashSet::new();
-        self.from_indirect(
+        self.read_indirect(
             source,
             root,
             0,
@@ -188,7 +188,7 @@ impl FractalHeap {
         )
     }
 
-    fn from_direct(
+    fn read_direct(
         &self,
         source: &dyn ByteSource,
         addr: u64,
@@ -219,7 +219,7 @@ impl FractalHeap {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn from_indirect(
+    fn read_indirect(
         &self,
         source: &dyn ByteSource,
         addr: u64,
@@ -278,10 +278,10 @@ impl FractalHeap {
                     )
                 })?;
                 if row < direct_rows {
-                    return self.from_direct(source, child, child_off, size, offset, len);
+                    return self.read_direct(source, child, child_off, size, offset, len);
                 }
                 let child_rows = log2(size) - log2(self.start_block * width) + 1;
-                return self.from_indirect(source, child, child_off, child_rows, offset, len, seen);
+                return self.read_indirect(source, child, child_off, child_rows, offset, len, seen);
             }
             row_start = row_start.saturating_add(row_len);
         }
