@@ -60,6 +60,18 @@ pub struct ClassicFile {
     /// numrecs must be rewritten at sync.
     ndirty: bool,
     name_lens: NameLens,
+    /// `close` has run (further writes fail; dropping does nothing more).
+    closed: bool,
+}
+
+impl Drop for ClassicFile {
+    /// Closes a writable file that was not closed explicitly, as georust's `netcdf` does; errors
+    /// are lost here, so call `close` to see them.
+    fn drop(&mut self) {
+        if self.writable && !self.closed {
+            let _ = write::close(self);
+        }
+    }
 }
 
 impl ClassicFile {
@@ -128,6 +140,7 @@ impl ClassicFile {
             hdirty: false,
             ndirty: false,
             name_lens: h.name_lens,
+            closed: false,
         })
     }
 
@@ -162,6 +175,7 @@ impl ClassicFile {
             hdirty: false,
             ndirty: false,
             name_lens: NameLens::new(),
+            closed: false,
         };
         f.write_header()?;
         Ok(f)

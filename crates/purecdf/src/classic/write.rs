@@ -31,6 +31,9 @@ fn need_writable(f: &ClassicFile) -> Result<()> {
     if !f.writable {
         return fail(ErrorKind::Perm, "file is open read-only");
     }
+    if f.closed {
+        return fail(ErrorKind::BadId, "file is closed");
+    }
     Ok(())
 }
 
@@ -540,9 +543,10 @@ pub(crate) fn sync(f: &mut ClassicFile) -> Result<()> {
 /// `nc_close`: ends define mode if needed, writes what changed, and extends a file left short by
 /// no-fill writes to the length its header implies (netcdf-c's `NC3_close`).
 pub(crate) fn close(f: &mut ClassicFile) -> Result<()> {
-    if !f.writable {
+    if !f.writable || f.closed {
         return Ok(());
     }
+    f.closed = true;
     if f.define {
         enddef(f)?;
     } else {
@@ -550,6 +554,5 @@ pub(crate) fn close(f: &mut ClassicFile) -> Result<()> {
     }
     let size = layout::calcsize(&f.schema, &f.layout, f.numrecs);
     f.store.extend_to(size)?;
-    // Further calls are harmless: nothing is dirty any more.
     Ok(())
 }

@@ -1,0 +1,337 @@
+//! Define/redef/append/rename cycles and error kinds compared against netcdf-c itself: the C
+//! program tests/c/classic_ops.c runs each scenario through libnetcdf, this file runs the same
+//! calls through purecdf, and the two files must be identical byte for byte (for "errors", the
+//! error codes must match).
+//!
+//! The C program is compiled at test time with `cc ... -lnetcdf`. Without a compiler or
+//! libnetcdf the tests skip, unless PURECDF_REQUIRE_REFERENCE=1, when they fail.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use purecdf::{CreateOptions, ErrorKind, Format, GroupId, NcType, Values, VarId};
+
+const ROOT: GroupId = GroupId(0);
+
+fn require() -> bool {
+    std::env::var("PURECDF_REQUIRE_REFERENCE").is_ok_and(|v| v == "1")
+}
+
+/// Builds the C driver once; `None` when it cannot be built and the reference is optional.
+fn driver() -> Option<&'static Path> {
+    static EXE: OnceLock<Option<PathBuf>> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/classic_ops.c");
+        let out = std::env::temp_dir().join(format!("purecdf_classic_ops_{}", std::process::id()));
+        let ok = Command::new("cc")
+            .arg("-o")
+            .arg(&out)
+            .arg(&src)
+            .arg("-lnetcdf")
+            .status()
+            .is_ok_and(|s| s.success());
+        if ok {
+            Some(out)
+        } else if require() {
+            panic!("cannot build tests/c/classic_ops.c against libnetcdf");
+        } else {
+            eprintln!("skipping: libnetcdf or cc not available");
+            None
+        }
+    })
+    .as_deref()
+}
+
+/// Runs a scenario through netcdf-c: the file it wrote and what it printed.
+fn reference(scenario: &str, dir: &Path) -> Option<(Vec<u8>, String)> {
+    let exe = driver()?;
+    let p = dir.join(format!("{scenario}_c.nc"));
+    let out = Command::new(exe).arg(scenario).arg(&p).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{scenario}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&p).unwrap_or_default();
+    Some((bytes, String::from_utf8(out.stdout).unwrap()))
+}
+
+fn create(p: &Path, format: Format) -> purecdf::FileMut {
+    purecdf::create_with(
+        p,
+        CreateOptions {
+            format,
+            noclobber: false,
+        },
+    )
+    .unwrap()
+}
+
+fn put<T: purecdf::NcElement>(
+    w: &mut purecdf::FileMut,
+    v: VarId,
+    data: &[T],
+    start: &[u64],
+    count: &[u64],
+) {
+    w.put_values(v, data, (start, count)).unwrap();
+}
+
+fn compare(scenario: &str, ours: impl FnOnce(&Path)) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((want, _)) = reference(scenario, dir.path()) else {
+        return;
+    };
+    let p = dir.path().join(format!("{scenario}_rs.nc"));
+    ours(&p);
+    let got = std::fs::read(&p).unwrap();
+    if got != want {
+        let i = got.iter().zip(&want).position(|(a, b)| a != b);
+        panic!(
+            "{scenario}: {} bytes vs netcdf-c's {}; first difference at {i:?}",
+            got.len(),
+            want.len()
+        );
+    }
+}
+
+#[test]
+fn redef_grows_header_and_moves_data() {
+    compare("redef_grow", |p| {
+        let mut w = create(p, Format::Classic);
+        w.add_unlimited_dimension("time").unwrap();
+        w.add_dimension("x", 3).unwrap();
+        let a = w.add_variable::<i32>("a", &["x"]).unwrap();
+        let r = w.add_variable::<f32>("r", &["time", "x"]).unwrap();
+        w.enddef().unwrap();
+        put(&mut w, a, &[1i32, 2, 3], &[0], &[3]);
+        put(
+            &mut w,
+            r,
+            &[1f32, 2., 3., 4., 5., 6., 7., 8., 9.],
+            &[0, 0],
+            &[3, 3],
+        );
+        w.close().unwrap();
+        let mut w = purecdf::append(p).unwrap();
+        w.redef().unwrap();
+        w.add_attribute("history", "a long attribute that grows the header..")
+            .unwrap();
+        w.add_dimension("y", 2).unwrap();
+        let b = w.add_variable::<i16>("b", &["y"]).unwrap();
+        w.add_variable::<f64>("r2", &["time"]).unwrap();
+        w.enddef().unwrap();
+        put(&mut w, b, &[-5i16, 5], &[0], &[2]);
+        put(&mut w, r, &[10f32, 11., 12.], &[3, 0], &[1, 3]);
+        w.close().unwrap();
+    });
+}
+
+#[test]
+fn renames_and_attribute_rewrites_in_data_mode() {
+    compare("rename_datamode", |p| {
+        let mut w = create(p, Format::Offset64);
+        let d = w.add_dimension("dimension", 2).unwrap();
+        let v = w.add_variable::<f64>("longname", &["dimension"]).unwrap();
+        w.put_attribute(ROOT, Some(v), "attname", vec![1i32, 2, 3])
+            .unwrap();
+        w.add_attribute("title", "hello").unwrap();
+        w.enddef().unwrap();
+        put(&mut w, v, &[1.5f64, 2.5], &[0], &[2]);
+        w.rename_variable(v, "short").unwrap();
+        w.rename_attribute(ROOT, Some(v), "attname", "a").unwrap();
+        w.rename_dimension(d, "dim").unwrap();
+        w.put_attribute(ROOT, Some(v), "a", vec![9i32, 8]).unwrap();
+        w.add_attribute("title", "bye").unwrap();
+        w.close().unwrap();
+        let f = purecdf::open(p).unwrap();
+        assert!(f.variable("short").is_some());
+        assert_eq!(f.dimension("dim").unwrap().len, 2);
+        drop(f);
+        let mut w = purecdf::append(p).unwrap();
+        w.redef().unwrap();
+        w.put_attribute(ROOT, Some(v), "units", "m").unwrap();
+        w.enddef().unwrap();
+        w.close().unwrap();
+    });
+}
+
+#[test]
+fn nofill_record_append_pads_file_at_close() {
+    compare("nofill_append", |p| {
+        let mut w = create(p, Format::Offset64);
+        assert!(w.set_fill(false).unwrap());
+        w.add_unlimited_dimension("t").unwrap();
+        w.add_dimension("x", 2).unwrap();
+        let v = w.add_variable::<i16>("v", &["t", "x"]).unwrap();
+        w.add_variable::<i8>("w", &["t"]).unwrap();
+        w.enddef().unwrap();
+        put(&mut w, v, &[3i16, 4], &[5, 0], &[1, 2]);
+        w.close().unwrap();
+    });
+}
+
+#[test]
+fn cdf5_fill_values_and_strided_writes() {
+    compare("cdf5_fill", |p| {
+        let mut w = create(p, Format::Cdf5);
+        w.add_unlimited_dimension("t").unwrap();
+        w.add_dimension("n", 5).unwrap();
+        let ub = w.add_variable::<u8>("ub", &["n"]).unwrap();
+        w.put_attribute(ROOT, Some(ub), "_FillValue", vec![1u8])
+            .unwrap();
+        let us = w.add_variable::<u16>("us", &["t", "n"]).unwrap();
+        let ui = w.add_variable::<u32>("ui", &["n"]).unwrap();
+        let i64v = w.add_variable::<i64>("i64", &["t", "n"]).unwrap();
+        w.put_attribute(ROOT, Some(i64v), "_FillValue", vec![-5i64])
+            .unwrap();
+        let u64v = w.add_variable::<u64>("u64", &["n"]).unwrap();
+        w.add_variable_with_type("c", NcType::Char, &["t", "n"])
+            .unwrap();
+        w.enddef().unwrap();
+        w.put_values(
+            us,
+            &[100u16, 200],
+            (
+                [1u64, 0].as_slice(),
+                [1u64, 2].as_slice(),
+                [1u64, 2].as_slice(),
+            ),
+        )
+        .unwrap();
+        w.put_values(
+            u64v,
+            &[1u64, 2],
+            ([1u64].as_slice(), [2u64].as_slice(), [2u64].as_slice()),
+        )
+        .unwrap();
+        put(&mut w, i64v, &[-1i64, 1], &[2, 3], &[1, 2]);
+        put(&mut w, ui, &[7u32, 9], &[3], &[2]);
+        w.close().unwrap();
+        let f = purecdf::open(p).unwrap();
+        assert_eq!(
+            f.variable("us").unwrap().get_raw_values(..).unwrap(),
+            Values::UShort(vec![
+                65535, 65535, 65535, 65535, 65535, 100, 65535, 200, 65535, 65535, 65535, 65535,
+                65535, 65535, 65535
+            ])
+        );
+    });
+}
+
+#[test]
+fn deleting_attributes_keeps_data_in_place() {
+    compare("del_att_shrink", |p| {
+        let mut w = create(p, Format::Classic);
+        w.add_unlimited_dimension("t").unwrap();
+        w.add_dimension("x", 4).unwrap();
+        let a = w.add_variable::<f32>("a", &["x"]).unwrap();
+        let r = w.add_variable::<i32>("r", &["t"]).unwrap();
+        w.put_attribute(ROOT, Some(a), "comment", "thirty characters of comment..")
+            .unwrap();
+        w.add_attribute("g1", "twenty characters...").unwrap();
+        w.enddef().unwrap();
+        put(&mut w, a, &[1f32, 2., 3., 4.], &[0], &[4]);
+        put(&mut w, r, &[5i32, 6], &[0], &[2]);
+        w.redef().unwrap();
+        w.delete_attribute(ROOT, Some(a), "comment").unwrap();
+        w.delete_attribute(ROOT, None, "g1").unwrap();
+        w.add_variable::<i8>("b", &["x"]).unwrap();
+        w.enddef().unwrap();
+        w.close().unwrap();
+    });
+}
+
+#[test]
+fn second_record_variable_after_reopen() {
+    compare("single_rec_redef", |p| {
+        let mut w = create(p, Format::Classic);
+        w.add_unlimited_dimension("t").unwrap();
+        w.add_dimension("n", 2).unwrap();
+        let r = w.add_variable::<i16>("r", &["t", "n"]).unwrap();
+        w.enddef().unwrap();
+        put(&mut w, r, &[1i16, 2, 3, 4, 5, 6], &[0, 0], &[3, 2]);
+        w.close().unwrap();
+        let mut w = purecdf::append(p).unwrap();
+        w.redef().unwrap();
+        w.add_variable::<i8>("q", &["t"]).unwrap();
+        w.enddef().unwrap();
+        w.close().unwrap();
+    });
+}
+
+#[test]
+fn packed_records_move_when_a_record_variable_is_added() {
+    compare("odd_rec", |p| {
+        let mut w = create(p, Format::Classic);
+        w.add_unlimited_dimension("t").unwrap();
+        w.add_dimension("n", 3).unwrap();
+        let r = w.add_variable::<i8>("r", &["t", "n"]).unwrap();
+        w.enddef().unwrap();
+        put(&mut w, r, &[1i8, 2, 3, 4, 5, 6, 7, 8, 9], &[0, 0], &[3, 3]);
+        w.redef().unwrap();
+        w.add_variable::<i16>("q", &["t"]).unwrap();
+        w.add_attribute("note", "grown now").unwrap();
+        w.enddef().unwrap();
+        w.close().unwrap();
+    });
+}
+
+fn code<T>(r: purecdf::Result<T>) -> i32 {
+    match r {
+        Ok(_) => 0,
+        Err(e) => e.nc_code(),
+    }
+}
+
+#[test]
+fn error_codes_match_netcdf_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((_, printed)) = reference("errors", dir.path()) else {
+        return;
+    };
+    let want: Vec<i32> = printed.lines().map(|l| l.parse().unwrap()).collect();
+    let p = dir.path().join("errors_rs.nc");
+    let mut got = Vec::new();
+    let mut w = create(&p, Format::Classic);
+    let t = w.add_unlimited_dimension("t").unwrap();
+    got.push(code(w.add_unlimited_dimension("t2")));
+    let x = w.add_dimension("x", 3).unwrap();
+    got.push(code(w.add_dimension("x", 4)));
+    got.push(code(w.add_dimension("bad/name", 4)));
+    got.push(code(w.add_dimension("big", 2_147_483_645)));
+    got.push(code(w.add_variable_in(ROOT, "v", NcType::Int, &[x, t])));
+    got.push(code(w.add_variable_in(ROOT, "v", NcType::UInt, &[x])));
+    got.push(code(w.add_variable_in(ROOT, "v", NcType::String, &[x])));
+    got.push(code(w.add_variable_in(
+        ROOT,
+        "v",
+        NcType::Int,
+        &[purecdf::DimId(7)],
+    )));
+    let v = w.add_variable_in(ROOT, "v", NcType::Int, &[x]).unwrap();
+    got.push(code(w.add_variable_in(ROOT, "v", NcType::Int, &[x])));
+    got.push(code(w.put_attribute(ROOT, Some(v), "u", vec![1u32])));
+    got.push(code(w.put_attribute(ROOT, Some(VarId(9)), "u", vec![1i32])));
+    got.push(code(w.delete_attribute(ROOT, Some(v), "nothere")));
+    got.push(code(w.put_values(v, &[1i32, 2, 3], ..)));
+    got.push(code(w.redef()));
+    w.enddef().unwrap();
+    got.push(code(w.enddef()));
+    got.push(code(w.add_dimension("y", 2)));
+    got.push(code(w.put_attribute(ROOT, Some(v), "new", vec![1i32])));
+    got.push(code(w.rename_variable(v, "longer")));
+    got.push(code(w.delete_attribute(ROOT, Some(v), "x")));
+    w.close().unwrap();
+    // netcdf-c's two read-only checks (nc_redef, nc_set_fill → NC_EPERM) have no counterpart:
+    // a read-only `File` has no define-mode methods at all.
+    got.push(ErrorKind::Perm.nc_code());
+    got.push(ErrorKind::Perm.nc_code());
+    let mut w = create(&p, Format::Classic);
+    w.add_dimension("h", 1_000_000_000).unwrap();
+    w.add_variable::<f64>("h1", &["h"]).unwrap();
+    w.add_variable::<f64>("h2", &["h"]).unwrap();
+    got.push(code(w.enddef()));
+    assert_eq!(got, want);
+}
