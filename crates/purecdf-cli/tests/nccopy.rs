@@ -235,3 +235,34 @@ fn corrupt_input_is_an_error_not_a_panic() {
         assert!(!err.contains("panicked"), "cut at {cut}: {err}");
     }
 }
+
+#[test]
+fn in_memory_read_and_deferred_write_give_the_same_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inp = data("types.nc");
+    let want = std::fs::read(data("expected/types_nc6_u.nc")).unwrap();
+    for opts in [&["-r"][..], &["-w"], &["-r", "-w", "-m", "2"]] {
+        let out = tmp.path().join("o.nc");
+        let mut args = opts.to_vec();
+        args.extend([
+            "-k",
+            "nc6",
+            "-u",
+            inp.to_str().unwrap(),
+            out.to_str().unwrap(),
+        ]);
+        let (code, _, err) = ours(&args, tmp.path());
+        assert_eq!(code, 0, "nccopy {args:?}: {err}");
+        assert_eq!(std::fs::read(&out).unwrap(), want, "nccopy {args:?}");
+        // -w leaves nothing but the output behind.
+        let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1, "nccopy {args:?}: {names:?}");
+    }
+    // A failed -w copy leaves no file at all.
+    let (code, _, _) = ours(
+        &["-w", "-V", "nosuch", inp.to_str().unwrap(), "x.nc"],
+        tmp.path(),
+    );
+    assert_eq!(code, 1);
+    assert!(!tmp.path().join("x.nc").exists());
+}

@@ -208,6 +208,7 @@ fn fixture_matrix_matches_reference() {
             vec!["-u", "-V", vlist_def],
             vec!["-m", "1"],
             vec!["-m", "10", "-u"],
+            vec!["-r", "-w"],
         ];
         for kind in KINDS {
             for v in &variants {

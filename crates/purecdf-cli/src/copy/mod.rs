@@ -19,6 +19,7 @@ pub mod progress;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use purecdf::model::ROOT;
 use purecdf::{CreateOptions, Error, ErrorKind, File, FileMut, VarId};
@@ -114,7 +115,7 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
 /// # Errors
 /// A [`Failure`] describing the first problem, in the order netcdf-c meets them.
 pub fn copy(o: &Options) -> Result<(), Failure> {
-    let input = purecdf::open(&o.input).at(2016)?;
+    let input = open_input(o).at(2016)?;
     let s = input.schema();
     let in_kind = Kind::of_format(input.format());
     let out_kind = plan::output_kind(in_kind, o);
@@ -134,11 +135,30 @@ pub fn copy(o: &Options) -> Result<(), Failure> {
             "copying groups is not supported yet".into(),
         ));
     }
+    if !o.write_diskless {
+        return write_output(&input, o, out_kind, Path::new(&o.output));
+    }
+    // -w: purecdf has no in-memory writer yet, so the output is built in a temporary file beside
+    // the destination and moved into place at close; the destination only ever holds a whole copy.
+    let tmp = PathBuf::from(format!("{}.nccopy-{}.tmp", o.output, std::process::id()));
+    let r = write_output(&input, o, out_kind, &tmp).and_then(|()| {
+        std::fs::rename(&tmp, &o.output)
+            .map_err(|e| Error::io(e).path(&o.output))
+            .at(2145)
+    });
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}
+
+/// Creates `path` and copies definitions and data into it.
+fn write_output(input: &File, o: &Options, out_kind: Kind, path: &Path) -> Result<(), Failure> {
     let create = CreateOptions {
         format: out_kind.format(),
         noclobber: false,
     };
-    let mut out = match purecdf::create_with(&o.output, create) {
+    let mut out = match purecdf::create_with(path, create) {
         Ok(f) => f,
         Err(e) if e.kind() == ErrorKind::NotBuilt => {
             return Err(Failure::Message(format!(
@@ -150,11 +170,21 @@ pub fn copy(o: &Options) -> Result<(), Failure> {
         Err(e) => return Err(Failure::Nc { err: e, line: 2104 }),
     };
     out.set_fill(false).at(2105)?;
-    let varmap = copy_schema(&input, &mut out, o, out_kind)?;
+    let varmap = copy_schema(input, &mut out, o, out_kind)?;
     out.enddef().at(2119)?;
-    copy_data(&input, &mut out, o, &varmap)?;
-    drop(input);
+    copy_data(input, &mut out, o, &varmap)?;
     out.close().at(2145)
+}
+
+/// Opens the input: from disk, or with `-r` read whole into memory first (netcdf-c's
+/// `NC_DISKLESS` open).
+fn open_input(o: &Options) -> purecdf::Result<File> {
+    if o.read_diskless {
+        let bytes = std::fs::read(&o.input).map_err(|e| Error::io(e).path(&o.input))?;
+        purecdf::open_mem(bytes).map_err(|e| e.path(&o.input))
+    } else {
+        purecdf::open(&o.input)
+    }
 }
 
 /// Which options asked for netCDF-4 output, for the "not supported" message.
