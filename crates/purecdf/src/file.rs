@@ -178,9 +178,12 @@ impl<'f> Variable<'f> {
         self.file.schema().shape(self.id)
     }
 
-    /// Total number of elements.
+    /// Total number of elements (saturating at `u64::MAX` for absurd shapes from corrupt files).
     pub fn len(&self) -> u64 {
-        self.shape().iter().product()
+        self.shape()
+            .iter()
+            .try_fold(1u64, |a, d| a.checked_mul(*d))
+            .unwrap_or(u64::MAX)
     }
 
     /// True when the variable holds no elements.
