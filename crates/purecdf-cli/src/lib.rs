@@ -1,3 +1,4 @@
 //! The logic behind the `ncdump`, `ncgen` and `nccopy` binaries.
 
 pub mod copy;
+pub mod dump;
