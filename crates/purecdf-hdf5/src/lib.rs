@@ -6,6 +6,7 @@
 //! chunk indexes and filters follow.
 
 pub mod error;
+pub mod filter;
 pub mod format;
 pub mod io;
 

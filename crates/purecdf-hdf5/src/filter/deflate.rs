@@ -1,0 +1,73 @@
+//! The deflate filter (id 1): zlib streams; client data holds the compression level.
+
+use super::{Filter, FilterError, DEFLATE};
+
+#[cfg(feature = "deflate")]
+struct Deflate {
+    level: u32,
+}
+
+#[cfg(feature = "deflate")]
+pub(super) fn build(client_data: &[u32]) -> Result<Box<dyn Filter>, FilterError> {
+    let level = client_data.first().copied().unwrap_or(6);
+    if level > 9 {
+        return Err(FilterError::BadParams(DEFLATE));
+    }
+    Ok(Box::new(Deflate { level }))
+}
+
+#[cfg(not(feature = "deflate"))]
+pub(super) fn build(_client_data: &[u32]) -> Result<Box<dyn Filter>, FilterError> {
+    Err(FilterError::NotBuilt(DEFLATE, "deflate"))
+}
+
+#[cfg(feature = "deflate")]
+impl Filter for Deflate {
+    fn decode(&self, input: Vec<u8>, max_out: usize) -> Result<Vec<u8>, FilterError> {
+        use flate2::{Decompress, FlushDecompress, Status};
+        let mut d = Decompress::new(true);
+        // One byte of room past the limit tells an over-long stream from one that fits exactly.
+        let limit = max_out.saturating_add(1);
+        let mut out = Vec::with_capacity(limit.min(1 << 30));
+        loop {
+            let (in_before, out_before) = (d.total_in(), out.len());
+            let consumed = usize::try_from(in_before)
+                .unwrap_or(usize::MAX)
+                .min(input.len());
+            if out.len() == out.capacity() {
+                out.reserve((limit - out.len()).min(1 << 20));
+            }
+            let status = d
+                .decompress_vec(&input[consumed..], &mut out, FlushDecompress::Finish)
+                .map_err(|e| FilterError::Corrupt(DEFLATE, e.to_string()))?;
+            if out.len() > max_out {
+                return Err(FilterError::Corrupt(
+                    DEFLATE,
+                    format!("inflates beyond the expected {max_out} bytes"),
+                ));
+            }
+            match status {
+                Status::StreamEnd => return Ok(out),
+                _ if d.total_in() == in_before && out.len() == out_before => {
+                    return Err(FilterError::Corrupt(
+                        DEFLATE,
+                        "truncated zlib stream".into(),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, FilterError> {
+        use std::io::Write;
+        let mut e = flate2::write::ZlibEncoder::new(
+            Vec::with_capacity(input.len() / 2),
+            flate2::Compression::new(self.level),
+        );
+        e.write_all(&input)
+            .map_err(|err| FilterError::Corrupt(DEFLATE, err.to_string()))?;
+        e.finish()
+            .map_err(|err| FilterError::Corrupt(DEFLATE, err.to_string()))
+    }
+}
