@@ -9,5 +9,6 @@ pub mod error;
 pub mod filter;
 pub mod format;
 pub mod io;
+pub mod read;
 
 pub use error::{FormatError, FormatErrorKind, FormatResult};

@@ -4,6 +4,7 @@
 pub mod btree_v1;
 pub mod btree_v2;
 pub mod checksum;
+pub mod chunk_index;
 pub mod cursor;
 pub mod fractal_heap;
 pub mod global_heap;

@@ -1,0 +1,377 @@
+//! Datasets: datatype (inline or committed), dataspace, layout, filters and fill value from the
+//! object header; chunk enumeration over every index type; whole-dataset reads that decode chunks
+//! in parallel (rayon) in bounded batches.
+
+use rayon::prelude::*;
+
+use crate::error::{FormatError, FormatErrorKind, FormatResult};
+use crate::filter::{decode_chunk, FilterError};
+use crate::format::btree_v1::{chunk_records, ChunkRecord};
+use crate::format::chunk_index::{self, ChunkGrid};
+use crate::format::cursor::Cursor;
+use crate::format::messages::dataspace::Dataspace;
+use crate::format::messages::datatype::Datatype;
+use crate::format::messages::fill_value::FillValue;
+use crate::format::messages::filter_pipeline::FilterPipeline;
+use crate::format::messages::layout::{ChunkIndex, Layout};
+use crate::format::messages::shared::SharedRef;
+use crate::format::object_header::{flags, MessageType, ObjectHeader};
+use crate::read::group::{attributes, Attribute};
+use crate::read::Hdf5File;
+
+/// One stored chunk.
+pub type Chunk = ChunkRecord;
+
+/// Chunks decoded at once when reading, to bound memory.
+const BATCH: usize = 256;
+
+/// A dataset object.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    file: Hdf5File,
+    header: ObjectHeader,
+    /// Element type.
+    pub dtype: Datatype,
+    /// Shape.
+    pub space: Dataspace,
+    /// Storage layout.
+    pub layout: Layout,
+    /// Filters (empty when unfiltered).
+    pub filters: FilterPipeline,
+    /// Fill value property, if any message is present.
+    pub fill: Option<FillValue>,
+}
+
+fn missing(addr: u64, what: &'static str) -> FormatError {
+    FormatError::new(FormatErrorKind::InvalidValue(0), addr, what)
+}
+
+impl Dataset {
+    /// Loads the dataset whose object header is at `address`.
+    pub fn load(file: &Hdf5File, address: u64) -> FormatResult<Dataset> {
+        let header = file.object_header(address)?;
+        let sizes = file.sizes();
+        let m = header
+            .message(MessageType::DATATYPE)
+            .ok_or_else(|| missing(address, "dataset datatype"))?;
+        let dtype = if m.flags & flags::SHARED != 0 {
+            match SharedRef::parse(
+                &mut Cursor::new(&m.data, m.offset, "shared datatype"),
+                sizes,
+            )? {
+                SharedRef::ObjectHeader(a) => committed_type(file, a)?,
+                SharedRef::Heap(_) => {
+                    return Err(FormatError::new(
+                        FormatErrorKind::InvalidValue(1),
+                        m.offset,
+                        "shared datatype in the message heap",
+                    ))
+                }
+            }
+        } else {
+            Datatype::parse(&mut Cursor::new(&m.data, m.offset, "datatype"))?
+        };
+        let m = header
+            .message(MessageType::DATASPACE)
+            .ok_or_else(|| missing(address, "dataset dataspace"))?;
+        let space = Dataspace::parse(Cursor::new(&m.data, m.offset, "dataspace"), sizes)?;
+        let m = header
+            .message(MessageType::LAYOUT)
+            .ok_or_else(|| missing(address, "dataset layout"))?;
+        let layout = Layout::parse(Cursor::new(&m.data, m.offset, "layout"), sizes)?;
+        let filters = match header.message(MessageType::FILTER_PIPELINE) {
+            Some(m) => FilterPipeline::parse(Cursor::new(&m.data, m.offset, "filter pipeline"))?,
+            None => FilterPipeline::default(),
+        };
+        let fill = match (
+            header.message(MessageType::FILL_VALUE),
+            header.message(MessageType::FILL_VALUE_OLD),
+        ) {
+            (Some(m), _) => Some(FillValue::parse(Cursor::new(
+                &m.data,
+                m.offset,
+                "fill value",
+            ))?),
+            (None, Some(m)) => Some(FillValue::parse_old(Cursor::new(
+                &m.data,
+                m.offset,
+                "fill value",
+            ))?),
+            _ => None,
+        };
+        Ok(Dataset {
+            file: file.clone(),
+            header,
+            dtype,
+            space,
+            layout,
+            filters,
+            fill,
+        })
+    }
+
+    /// The object header.
+    pub fn header(&self) -> &ObjectHeader {
+        &self.header
+    }
+
+    /// The dataset's attributes.
+    pub fn attributes(&self) -> FormatResult<Vec<Attribute>> {
+        attributes(&self.file, &self.header)
+    }
+
+    /// Size of one element in bytes.
+    pub fn element_size(&self) -> u64 {
+        u64::from(self.dtype.size())
+    }
+
+    fn grid(&self, chunk: &[u64]) -> ChunkGrid {
+        // Indexes that span the maximum extent use it; unlimited dimensions use the current one.
+        let dims = match &self.space {
+            Dataspace::Simple { dims, max_dims } => dims
+                .iter()
+                .zip(max_dims)
+                .map(|(d, m)| m.unwrap_or(*d).max(*d))
+                .collect::<Vec<_>>(),
+            _ => vec![1; chunk.len()],
+        };
+        let dims = match &self.layout {
+            Layout::Chunked {
+                index:
+                    ChunkIndex::ExtensibleArray { .. }
+                    | ChunkIndex::BTreeV1
+                    | ChunkIndex::BTreeV2 { .. },
+                ..
+            } => self.space.dims().to_vec(),
+            _ => dims,
+        };
+        ChunkGrid::new(&dims, chunk)
+    }
+
+    /// Every stored chunk (empty for non-chunked layouts).
+    pub fn chunks(&self) -> FormatResult<Vec<Chunk>> {
+        let Layout::Chunked {
+            chunk_dims,
+            element_size,
+            index,
+            address,
+            ..
+        } = &self.layout
+        else {
+            return Ok(Vec::new());
+        };
+        let Some(address) = *address else {
+            return Ok(Vec::new());
+        };
+        let src = self.file.source();
+        let sizes = self.file.sizes();
+        let rank = chunk_dims.len();
+        let grid = self.grid(chunk_dims);
+        match index {
+            ChunkIndex::BTreeV1 => chunk_records(src, address, rank, sizes),
+            ChunkIndex::SingleChunk { filtered } => {
+                let full = grid
+                    .chunk
+                    .iter()
+                    .fold(*element_size, |a, c| a.saturating_mul(*c));
+                let (size, mask) = filtered.unwrap_or((full, 0));
+                Ok(vec![ChunkRecord {
+                    offsets: vec![0; rank],
+                    size: u32::try_from(size).unwrap_or(u32::MAX),
+                    filter_mask: mask,
+                    address,
+                }])
+            }
+            ChunkIndex::Implicit => Ok(chunk_index::implicit(address, &grid, *element_size)),
+            ChunkIndex::FixedArray { .. } => {
+                chunk_index::fixed_array(src, address, sizes, &grid, *element_size)
+            }
+            ChunkIndex::ExtensibleArray { .. } => {
+                chunk_index::extensible_array(src, address, sizes, &grid, *element_size)
+            }
+            ChunkIndex::BTreeV2 { .. } => {
+                chunk_index::btree_v2(src, address, sizes, &grid, *element_size)
+            }
+        }
+    }
+
+    /// The fill value bytes for one element (zeros when none is defined).
+    pub fn fill_bytes(&self) -> Vec<u8> {
+        let n = self.element_size() as usize;
+        match self.fill.as_ref().and_then(|f| f.value.as_ref()) {
+            Some(v) if v.len() == n => v.clone(),
+            _ => vec![0; n],
+        }
+    }
+
+    /// Reads the whole dataset: elements in file byte order, row-major. Unwritten chunks and
+    /// unallocated storage read as the fill value.
+    pub fn read_raw(&self) -> FormatResult<Vec<u8>> {
+        let esize = self.element_size();
+        let n = self
+            .space
+            .num_elements()
+            .ok_or_else(|| missing(self.header.address, "dataspace size"))?;
+        let total = n
+            .checked_mul(esize)
+            .filter(|t| *t <= self.file.source().len().saturating_mul(1024).max(1 << 20));
+        let total = total.ok_or_else(|| {
+            FormatError::new(
+                FormatErrorKind::LimitExceeded(n),
+                self.header.address,
+                "dataset size",
+            )
+        })? as usize;
+        let fill = self.fill_bytes();
+        let mut out: Vec<u8> = Vec::with_capacity(total);
+        for _ in 0..n {
+            out.extend_from_slice(&fill);
+        }
+        match &self.layout {
+            Layout::Compact { data } => {
+                let k = data.len().min(total);
+                out[..k].copy_from_slice(&data[..k]);
+            }
+            Layout::Contiguous {
+                address: Some(a), ..
+            } => {
+                self.file.source().read_at(*a, &mut out).map_err(|_| {
+                    FormatError::new(
+                        FormatErrorKind::UnexpectedEof {
+                            wanted: total as u64,
+                            available: 0,
+                        },
+                        *a,
+                        "contiguous data",
+                    )
+                })?;
+            }
+            Layout::Contiguous { address: None, .. } => {}
+            Layout::Chunked { chunk_dims, .. } => self.read_chunks_into(chunk_dims, &mut out)?,
+            Layout::Virtual => {
+                return Err(FormatError::new(
+                    FormatErrorKind::InvalidValue(3),
+                    self.header.address,
+                    "virtual dataset",
+                ))
+            }
+        }
+        Ok(out)
+    }
+
+    fn read_chunks_into(&self, chunk_dims: &[u64], out: &mut [u8]) -> FormatResult<()> {
+        let esize = self.element_size();
+        let chunk_bytes = chunk_dims.iter().fold(esize, |a, c| a.saturating_mul(*c));
+        let max_out =
+            usize::try_from(chunk_bytes).map_err(|_| missing(self.header.address, "chunk size"))?;
+        let dims = self.space.dims().to_vec();
+        let chunks = self.chunks()?;
+        let src = self.file.source();
+        for batch in chunks.chunks(BATCH) {
+            let decoded: Vec<FormatResult<(usize, Vec<u8>)>> = batch
+                .par_iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let raw = crate::format::object_header::read_block(
+                        src,
+                        c.address,
+                        u64::from(c.size),
+                        "chunk",
+                    )?;
+                    let data = if self.filters.filters.is_empty() {
+                        raw
+                    } else {
+                        decode_chunk(&self.filters, c.filter_mask, raw, max_out, esize as usize)
+                            .map_err(|e| filter_error(e, c.address))?
+                    };
+                    Ok((i, data))
+                })
+                .collect();
+            for d in decoded {
+                let (i, data) = d?;
+                copy_chunk(
+                    &data,
+                    &batch[i].offsets,
+                    chunk_dims,
+                    &dims,
+                    esize as usize,
+                    out,
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+fn filter_error(e: FilterError, at: u64) -> FormatError {
+    let kind = match e {
+        FilterError::Unknown(id) | FilterError::NotBuilt(id, _) => {
+            FormatErrorKind::UnknownMessage(id)
+        }
+        _ => FormatErrorKind::InvalidValue(0),
+    };
+    FormatError::new(kind, at, "chunk filter")
+}
+
+fn committed_type(file: &Hdf5File, address: u64) -> FormatResult<Datatype> {
+    let oh = file.object_header(address)?;
+    let m = oh
+        .message(MessageType::DATATYPE)
+        .ok_or_else(|| missing(address, "committed datatype"))?;
+    Datatype::parse(&mut Cursor::new(&m.data, m.offset, "datatype"))
+}
+
+/// Copies the part of a decoded chunk that lies inside the dataset into the row-major output.
+fn copy_chunk(
+    chunk: &[u8],
+    offsets: &[u64],
+    chunk_dims: &[u64],
+    dims: &[u64],
+    esize: usize,
+    out: &mut [u8],
+) {
+    let rank = dims.len();
+    if rank == 0 {
+        let k = esize.min(chunk.len()).min(out.len());
+        out[..k].copy_from_slice(&chunk[..k]);
+        return;
+    }
+    if offsets.len() != rank
+        || chunk_dims.len() != rank
+        || offsets.iter().zip(dims).any(|(o, d)| o >= d)
+    {
+        return;
+    }
+    // Extent of the chunk inside the dataset along each dimension.
+    let extent: Vec<u64> = (0..rank)
+        .map(|d| chunk_dims[d].min(dims[d] - offsets[d]))
+        .collect();
+    let run = extent[rank - 1] as usize * esize;
+    let mut idx = vec![0u64; rank - 1];
+    loop {
+        let mut src = 0u64;
+        let mut dst = 0u64;
+        for d in 0..rank {
+            let i = if d < rank - 1 { idx[d] } else { 0 };
+            src = src * chunk_dims[d] + i;
+            dst = dst * dims[d] + offsets[d] + i;
+        }
+        let (s, t) = (src as usize * esize, dst as usize * esize);
+        if let (Some(from), Some(to)) = (chunk.get(s..s + run), out.get_mut(t..t + run)) {
+            to.copy_from_slice(from);
+        }
+        // Next row.
+        let mut d = rank - 1;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < extent[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}

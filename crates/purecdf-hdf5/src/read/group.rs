@@ -1,0 +1,155 @@
+//! Groups and attributes: members of old-style groups (symbol table → v1 B-tree + local heap),
+//! new-style groups (link messages, or dense links in a fractal heap indexed by v2 B-trees), and
+//! attributes stored compactly (attribute messages) or densely. Creation order is used when it is
+//! tracked, name order otherwise.
+
+use crate::error::FormatResult;
+use crate::format::btree_v1::group_members;
+use crate::format::btree_v2::BTreeV2;
+use crate::format::cursor::Cursor;
+use crate::format::fractal_heap::FractalHeap;
+use crate::format::local_heap::LocalHeap;
+use crate::format::messages::attribute::AttributeMessage;
+use crate::format::messages::links::{DenseStorageInfo, Link, LinkTarget, SymbolTable};
+use crate::format::object_header::{MessageType, ObjectHeader};
+use crate::read::Hdf5File;
+
+/// A member of a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// Link name.
+    pub name: String,
+    /// Object header address for hard links; `None` for soft and external links.
+    pub address: Option<u64>,
+    /// Creation order, when tracked.
+    pub creation_order: Option<u64>,
+}
+
+/// An attribute: the decoded message (type, shape, raw data).
+pub type Attribute = AttributeMessage;
+
+/// A group object.
+#[derive(Debug, Clone)]
+pub struct Group {
+    file: Hdf5File,
+    header: ObjectHeader,
+}
+
+impl Group {
+    /// Loads the group whose object header is at `address`.
+    pub fn load(file: &Hdf5File, address: u64) -> FormatResult<Group> {
+        Ok(Group {
+            file: file.clone(),
+            header: file.object_header(address)?,
+        })
+    }
+
+    /// The object header.
+    pub fn header(&self) -> &ObjectHeader {
+        &self.header
+    }
+
+    /// Members in creation order (if tracked) or name order.
+    pub fn members(&self) -> FormatResult<Vec<Member>> {
+        let f = &self.file;
+        let sizes = f.sizes();
+        if let Some(m) = self.header.message(MessageType::SYMBOL_TABLE) {
+            let st = SymbolTable::parse(Cursor::new(&m.data, m.offset, "symbol table"), sizes)?;
+            let heap = LocalHeap::read(f.source(), st.heap, sizes)?;
+            let entries = group_members(f.source(), st.btree, &heap, sizes)?;
+            return Ok(entries
+                .into_iter()
+                .map(|e| Member {
+                    name: e.name,
+                    address: Some(e.address),
+                    creation_order: None,
+                })
+                .collect());
+        }
+        let mut links = Vec::new();
+        for m in self.header.messages_of(MessageType::LINK) {
+            links.push(Link::parse(Cursor::new(&m.data, m.offset, "link"), sizes)?);
+        }
+        if let Some(m) = self.header.message(MessageType::LINK_INFO) {
+            let info = DenseStorageInfo::parse_link_info(
+                Cursor::new(&m.data, m.offset, "link info"),
+                sizes,
+            )?;
+            if let (Some(heap), Some(index)) =
+                (info.fractal_heap, info.order_index.or(info.name_index))
+            {
+                let heap = FractalHeap::read(f.source(), heap, sizes)?;
+                let tree = BTreeV2::read(f.source(), index, sizes)?;
+                // Type 6 (creation order): order (8) + id; type 5 (name): hash (4) + id.
+                let skip = if tree.tree_type == 6 { 8 } else { 4 };
+                for r in tree.records(f.source(), sizes)? {
+                    let id = r.get(skip..).unwrap_or_default();
+                    let obj = heap.object(f.source(), id)?;
+                    links.push(Link::parse(Cursor::new(&obj, heap.address, "link"), sizes)?);
+                }
+            }
+        }
+        if links.iter().all(|l| l.creation_order.is_some()) {
+            links.sort_by_key(|l| l.creation_order);
+        } else {
+            links.sort_by(|a, b| a.name.cmp(&b.name));
+        }
+        Ok(links
+            .into_iter()
+            .map(|l| Member {
+                address: if let LinkTarget::Hard(a) = l.target {
+                    Some(a)
+                } else {
+                    None
+                },
+                name: l.name,
+                creation_order: l.creation_order,
+            })
+            .collect())
+    }
+
+    /// The group's attributes.
+    pub fn attributes(&self) -> FormatResult<Vec<Attribute>> {
+        attributes(&self.file, &self.header)
+    }
+}
+
+/// Attributes of any object, compact and dense, in creation order when tracked.
+pub(crate) fn attributes(file: &Hdf5File, header: &ObjectHeader) -> FormatResult<Vec<Attribute>> {
+    let sizes = file.sizes();
+    let mut out: Vec<(Option<u16>, Attribute)> = Vec::new();
+    for m in header.messages_of(MessageType::ATTRIBUTE) {
+        out.push((
+            m.creation_order,
+            AttributeMessage::parse(Cursor::new(&m.data, m.offset, "attribute"), sizes)?,
+        ));
+    }
+    if let Some(m) = header.message(MessageType::ATTRIBUTE_INFO) {
+        let info = DenseStorageInfo::parse_attribute_info(
+            Cursor::new(&m.data, m.offset, "attribute info"),
+            sizes,
+        )?;
+        if let (Some(heap), Some(index)) = (info.fractal_heap, info.order_index.or(info.name_index))
+        {
+            let heap = FractalHeap::read(file.source(), heap, sizes)?;
+            let tree = BTreeV2::read(file.source(), index, sizes)?;
+            let id_len = usize::from(heap.id_len);
+            for r in tree.records(file.source(), sizes)? {
+                // Type 8: id, flags (1), creation order (4), hash (4); type 9: id, flags, order.
+                let id = r.get(..id_len).unwrap_or_default();
+                let order = r
+                    .get(id_len + 1..id_len + 5)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u16);
+                let obj = heap.object(file.source(), id)?;
+                out.push((
+                    order,
+                    AttributeMessage::parse(Cursor::new(&obj, heap.address, "attribute"), sizes)?,
+                ));
+            }
+        }
+    }
+    if out.iter().all(|(o, _)| o.is_some()) {
+        out.sort_by_key(|(o, _)| *o);
+    }
+    Ok(out.into_iter().map(|(_, a)| a).collect())
+}

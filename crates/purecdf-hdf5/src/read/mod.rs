@@ -1,0 +1,121 @@
+//! Navigation the user sees: [`Hdf5File`] (superblock + object loading), groups (old-style symbol
+//! tables, compact links, dense links), datasets (type, shape, layout, filters, chunk enumeration
+//! and reading with parallel chunk decoding) and attributes.
+//!
+//! Opening reads only the superblock; every object header is read when first asked for.
+
+mod dataset;
+mod group;
+
+pub use dataset::{Chunk, Dataset};
+pub use group::{Attribute, Member};
+
+use std::sync::Arc;
+
+use crate::error::{FormatError, FormatErrorKind, FormatResult};
+use crate::format::cursor::SizeParams;
+use crate::format::object_header::ObjectHeader;
+use crate::format::superblock::Superblock;
+use crate::io::{ByteSource, Shifted};
+
+/// An open HDF5 file. Cheap to clone; `Send + Sync`.
+#[derive(Clone)]
+pub struct Hdf5File {
+    source: Arc<dyn ByteSource>,
+    superblock: Arc<Superblock>,
+}
+
+impl std::fmt::Debug for Hdf5File {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hdf5File")
+            .field("superblock", &self.superblock)
+            .finish()
+    }
+}
+
+struct ShiftedArc {
+    inner: Shifted<ArcSource>,
+}
+
+struct ArcSource(Arc<dyn ByteSource>);
+
+impl ByteSource for ArcSource {
+    fn len(&self) -> u64 {
+        self.0.len()
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        self.0.read_at(offset, buf)
+    }
+}
+
+impl ByteSource for ShiftedArc {
+    fn len(&self) -> u64 {
+        self.inner.len()
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        self.inner.read_at(offset, buf)
+    }
+}
+
+impl Hdf5File {
+    /// Opens an HDF5 file from any byte source: reads the superblock only.
+    pub fn open(source: Arc<dyn ByteSource>) -> FormatResult<Hdf5File> {
+        let superblock = Superblock::read(source.as_ref())?;
+        let source: Arc<dyn ByteSource> = if superblock.base_address == 0 {
+            source
+        } else {
+            Arc::new(ShiftedArc {
+                inner: Shifted::new(ArcSource(source), superblock.base_address),
+            })
+        };
+        Ok(Hdf5File {
+            source,
+            superblock: Arc::new(superblock),
+        })
+    }
+
+    /// The superblock.
+    pub fn superblock(&self) -> &Superblock {
+        &self.superblock
+    }
+
+    /// Offset and length widths.
+    pub fn sizes(&self) -> SizeParams {
+        self.superblock.sizes
+    }
+
+    /// The byte source, addressed relative to the base address.
+    pub fn source(&self) -> &dyn ByteSource {
+        self.source.as_ref()
+    }
+
+    /// Reads the object header at `address`.
+    pub fn object_header(&self, address: u64) -> FormatResult<ObjectHeader> {
+        ObjectHeader::read(self.source(), address, self.sizes())
+    }
+
+    /// The root group.
+    pub fn root(&self) -> FormatResult<group::Group> {
+        group::Group::load(self, self.superblock.root_object_header)
+    }
+
+    /// Looks up an object by absolute path (`/a/b`).
+    pub fn object_address(&self, path: &str) -> FormatResult<u64> {
+        let mut addr = self.superblock.root_object_header;
+        for part in path.split('/').filter(|p| !p.is_empty()) {
+            let g = group::Group::load(self, addr)?;
+            let m = g.members()?.into_iter().find(|m| m.name == part);
+            addr = m.and_then(|m| m.address).ok_or_else(|| {
+                FormatError::new(FormatErrorKind::InvalidValue(0), addr, "group member")
+            })?;
+        }
+        Ok(addr)
+    }
+
+    /// The dataset at an absolute path.
+    pub fn dataset(&self, path: &str) -> FormatResult<Dataset> {
+        Dataset::load(self, self.object_address(path)?)
+    }
+}
+
+pub use group::Group;

@@ -1,0 +1,137 @@
+//! Whole-dataset reads through every chunk index type and the filters, against the values
+//! `tests/data/make_h5py_fixtures.py` wrote.
+
+use std::sync::Arc;
+
+use purecdf_hdf5::format::messages::layout::{ChunkIndex, Layout};
+use purecdf_hdf5::io::FileSource;
+use purecdf_hdf5::read::Hdf5File;
+
+fn open(name: &str) -> Hdf5File {
+    let src =
+        FileSource::open(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    Hdf5File::open(Arc::new(src)).unwrap()
+}
+
+fn f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks(4)
+        .map(|x| f32::from_le_bytes(x.try_into().unwrap()))
+        .collect()
+}
+
+fn i32s(b: &[u8]) -> Vec<i32> {
+    b.chunks(4)
+        .map(|x| i32::from_le_bytes(x.try_into().unwrap()))
+        .collect()
+}
+
+/// A dataset name, a check of its chunk index type, and its number of rows.
+type Case = (&'static str, fn(&ChunkIndex) -> bool, usize);
+
+fn z(rows: usize) -> Vec<f32> {
+    (0..rows * 30).map(|i| i as f32 * 0.5).collect()
+}
+
+#[test]
+fn v1_btree_with_deflate_shuffle_fletcher32() {
+    let f = open("h5py_chunked.h5");
+    for name in ["z", "plain"] {
+        let ds = f.dataset(name).unwrap();
+        assert!(matches!(
+            ds.layout,
+            Layout::Chunked {
+                index: ChunkIndex::BTreeV1,
+                ..
+            }
+        ));
+        assert_eq!(ds.chunks().unwrap().len(), 3 * 4, "{name}");
+        assert_eq!(f32s(&ds.read_raw().unwrap()), z(20), "{name}");
+    }
+    assert_eq!(
+        f.dataset("z")
+            .unwrap()
+            .filters
+            .filters
+            .iter()
+            .map(|x| x.id)
+            .collect::<Vec<_>>(),
+        [2, 1, 3]
+    );
+}
+
+#[test]
+fn every_chunk_index_type() {
+    let f = open("h5py_chunk_indexes.h5");
+    let cases: [Case; 7] = [
+        ("fixed", |i| matches!(i, ChunkIndex::FixedArray { .. }), 20),
+        (
+            "fixed_plain",
+            |i| matches!(i, ChunkIndex::FixedArray { .. }),
+            20,
+        ),
+        (
+            "ext",
+            |i| matches!(i, ChunkIndex::ExtensibleArray { .. }),
+            10,
+        ),
+        (
+            "ext_plain",
+            |i| matches!(i, ChunkIndex::ExtensibleArray { .. }),
+            10,
+        ),
+        ("bt2", |i| matches!(i, ChunkIndex::BTreeV2 { .. }), 20),
+        ("bt2_plain", |i| matches!(i, ChunkIndex::BTreeV2 { .. }), 20),
+        (
+            "single",
+            |i| matches!(i, ChunkIndex::SingleChunk { .. }),
+            20,
+        ),
+    ];
+    for (name, is_index, rows) in cases {
+        let ds = f.dataset(name).unwrap();
+        let Layout::Chunked { index, .. } = &ds.layout else {
+            panic!("{name} not chunked")
+        };
+        assert!(is_index(index), "{name}: {index:?}");
+        assert_eq!(f32s(&ds.read_raw().unwrap()), z(rows), "{name}");
+    }
+}
+
+#[test]
+fn paged_fixed_array_and_extensible_array_secondary_blocks() {
+    let f = open("h5py_chunk_indexes.h5");
+    let big: Vec<i32> = (0..1100 * 4).collect();
+    let ds = f.dataset("fixed_big").unwrap();
+    assert_eq!(ds.chunks().unwrap().len(), 1100);
+    assert_eq!(i32s(&ds.read_raw().unwrap()), big);
+    let ds = f.dataset("ext_big").unwrap();
+    assert_eq!(ds.chunks().unwrap().len(), 300);
+    assert_eq!(i32s(&ds.read_raw().unwrap()), big[..600 * 4]);
+}
+
+#[test]
+fn netcdf4_record_variable() {
+    let f = open("nc4_small.nc");
+    let ds = f.dataset("/r").unwrap();
+    assert_eq!(
+        f32s(&ds.read_raw().unwrap()),
+        [1.5, 2.5, 3.5, 4.5, 5.5, 6.5]
+    );
+    let v = f.dataset("v").unwrap();
+    assert_eq!(i32s(&v.read_raw().unwrap()), [1, 2, 3]);
+    let names: Vec<String> = f
+        .root()
+        .unwrap()
+        .members()
+        .unwrap()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(names, ["x", "t", "v", "r"], "creation order");
+}
+
+#[test]
+fn handle_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Hdf5File>();
+}
