@@ -40,6 +40,7 @@ pub struct Dataset {
     pub filters: FilterPipeline,
     /// Fill value property, if any message is present.
     pub fill: Option<FillValue>,
+    cache: crate::read::slab::SharedCache,
 }
 
 fn missing(addr: u64, what: &'static str) -> FormatError {
@@ -107,12 +108,21 @@ impl Dataset {
             layout,
             filters,
             fill,
+            cache: Default::default(),
         })
     }
 
     /// The object header.
     pub fn header(&self) -> &ObjectHeader {
         &self.header
+    }
+
+    pub(crate) fn file(&self) -> &Hdf5File {
+        &self.file
+    }
+
+    pub(crate) fn cache(&self) -> &crate::read::slab::SharedCache {
+        &self.cache
     }
 
     /// The dataset's attributes.

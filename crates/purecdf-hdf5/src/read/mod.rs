@@ -6,9 +6,11 @@
 
 mod dataset;
 mod group;
+mod slab;
 
 pub use dataset::{Chunk, Dataset};
 pub use group::{Attribute, Member};
+pub use slab::Slab;
 
 use std::sync::Arc;
 

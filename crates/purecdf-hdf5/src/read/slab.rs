@@ -1,0 +1,376 @@
+//! Hyperslab reads (start / count / stride per dimension) of a dataset: only the chunks the
+//! selection touches are read and decoded (in parallel), through a small cache of decoded chunks
+//! so that row-by-row readers decode each chunk once; contiguous data is read run by run with
+//! positional reads.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use crate::error::{FormatError, FormatErrorKind, FormatResult};
+use crate::filter::decode_chunk;
+use crate::format::btree_v1::ChunkRecord;
+use crate::format::messages::layout::Layout;
+use crate::format::object_header::read_block;
+use crate::read::dataset::Dataset;
+
+/// A selection: per dimension the first index, number of elements and step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slab {
+    /// First index per dimension.
+    pub start: Vec<u64>,
+    /// Elements per dimension.
+    pub count: Vec<u64>,
+    /// Step per dimension (≥ 1).
+    pub stride: Vec<u64>,
+}
+
+impl Slab {
+    /// The whole of `dims`.
+    pub fn whole(dims: &[u64]) -> Slab {
+        Slab {
+            start: vec![0; dims.len()],
+            count: dims.to_vec(),
+            stride: vec![1; dims.len()],
+        }
+    }
+
+    fn elements(&self) -> Option<u64> {
+        self.count.iter().try_fold(1u64, |a, c| a.checked_mul(*c))
+    }
+}
+
+/// Decoded chunks kept for reuse, bounded in bytes.
+#[derive(Debug, Default)]
+pub(crate) struct ChunkCache {
+    index: Option<Arc<HashMap<Vec<u64>, ChunkRecord>>>,
+    decoded: HashMap<Vec<u64>, Arc<Vec<u8>>>,
+    order: Vec<Vec<u64>>,
+    bytes: usize,
+}
+
+/// Upper bound of the decoded-chunk cache per dataset.
+const CACHE_BYTES: usize = 64 << 20;
+
+impl Dataset {
+    /// Reads a selection: elements in file byte order, row-major over the selection. The caller
+    /// checks the selection against the shape; out-of-range parts read as fill.
+    pub fn read_slab(&self, slab: &Slab) -> FormatResult<Vec<u8>> {
+        let esize = self.element_size() as usize;
+        let n = slab
+            .elements()
+            .ok_or_else(|| self.err(FormatErrorKind::InvalidValue(u64::MAX)))?;
+        let total = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(esize))
+            .ok_or_else(|| self.err(FormatErrorKind::InvalidValue(n)))?;
+        let dims = self.space.dims().to_vec();
+        if dims.len() != slab.start.len() {
+            // Scalar or null dataspace: the single element, if any.
+            return self.read_raw().map(|mut v| {
+                v.truncate(total);
+                v
+            });
+        }
+        let fill = self.fill_bytes();
+        let mut out = Vec::with_capacity(total);
+        for _ in 0..n {
+            out.extend_from_slice(&fill);
+        }
+        if n == 0 {
+            return Ok(out);
+        }
+        match &self.layout {
+            Layout::Compact { data } => {
+                copy_selection(data, &dims, &vec![0; dims.len()], slab, esize, &mut out)
+            }
+            Layout::Contiguous {
+                address: Some(a), ..
+            } => self.read_contiguous(*a, &dims, slab, esize, &mut out)?,
+            Layout::Contiguous { address: None, .. } => {}
+            Layout::Chunked { chunk_dims, .. } => {
+                self.read_chunked(chunk_dims, &dims, slab, esize, &mut out)?
+            }
+            Layout::Virtual => return Err(self.err(FormatErrorKind::InvalidValue(3))),
+        }
+        Ok(out)
+    }
+
+    fn err(&self, kind: FormatErrorKind) -> FormatError {
+        FormatError::new(kind, self.header().address, "dataset read")
+    }
+
+    fn read_contiguous(
+        &self,
+        base: u64,
+        dims: &[u64],
+        slab: &Slab,
+        esize: usize,
+        out: &mut [u8],
+    ) -> FormatResult<()> {
+        let rank = dims.len();
+        let src = self.file().source();
+        let last = rank - 1;
+        // One read per row of the selection: the span from the first to the last selected element.
+        let span = (slab.count[last] - 1) * slab.stride[last] + 1;
+        let mut buf = vec![0u8; span as usize * esize];
+        let rows: u64 = slab.count[..last].iter().product();
+        let mut idx = vec![0u64; last];
+        let mut dst = 0usize;
+        for _ in 0..rows {
+            let mut lin = 0u64;
+            for d in 0..rank {
+                let i = if d < last {
+                    slab.start[d] + idx[d] * slab.stride[d]
+                } else {
+                    slab.start[d]
+                };
+                lin = lin * dims[d] + i;
+            }
+            let at = base + lin * esize as u64;
+            src.read_at(at, &mut buf).map_err(|_| {
+                FormatError::new(
+                    FormatErrorKind::UnexpectedEof {
+                        wanted: buf.len() as u64,
+                        available: 0,
+                    },
+                    at,
+                    "contiguous data",
+                )
+            })?;
+            if slab.stride[last] == 1 {
+                out[dst..dst + buf.len()].copy_from_slice(&buf);
+                dst += buf.len();
+            } else {
+                for k in 0..slab.count[last] as usize {
+                    let s = k * slab.stride[last] as usize * esize;
+                    out[dst..dst + esize].copy_from_slice(&buf[s..s + esize]);
+                    dst += esize;
+                }
+            }
+            for d in (0..last).rev() {
+                idx[d] += 1;
+                if idx[d] < slab.count[d] {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+        Ok(())
+    }
+
+    fn read_chunked(
+        &self,
+        chunk_dims: &[u64],
+        dims: &[u64],
+        slab: &Slab,
+        esize: usize,
+        out: &mut [u8],
+    ) -> FormatResult<()> {
+        let index = self.chunk_index()?;
+        let rank = dims.len();
+        // Chunk coordinate ranges the selection touches, per dimension.
+        let mut ranges = Vec::with_capacity(rank);
+        for d in 0..rank {
+            let first = slab.start[d] / chunk_dims[d];
+            let last = (slab.start[d] + (slab.count[d] - 1) * slab.stride[d]) / chunk_dims[d];
+            ranges.push((first, last));
+        }
+        let mut wanted: Vec<Vec<u64>> = Vec::new();
+        let mut cur: Vec<u64> = ranges.iter().map(|r| r.0).collect();
+        'outer: loop {
+            let offsets: Vec<u64> = cur.iter().zip(chunk_dims).map(|(c, d)| c * d).collect();
+            if touches(&offsets, chunk_dims, slab) {
+                wanted.push(offsets);
+            }
+            for d in (0..rank).rev() {
+                cur[d] += 1;
+                if cur[d] <= ranges[d].1 {
+                    continue 'outer;
+                }
+                cur[d] = ranges[d].0;
+            }
+            break;
+        }
+        let chunk_bytes = chunk_dims
+            .iter()
+            .fold(esize as u64, |a, c| a.saturating_mul(*c)) as usize;
+        for batch in wanted.chunks(256) {
+            let decoded: Vec<FormatResult<Option<Arc<Vec<u8>>>>> = batch
+                .par_iter()
+                .map(|off| self.decoded_chunk(&index, off, chunk_bytes, esize))
+                .collect();
+            for (off, d) in batch.iter().zip(decoded) {
+                if let Some(data) = d? {
+                    copy_selection(&data, chunk_dims, off, slab, esize, out);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn chunk_index(&self) -> FormatResult<Arc<HashMap<Vec<u64>, ChunkRecord>>> {
+        if let Some(i) = self
+            .cache()
+            .lock()
+            .map_err(|_| self.err(FormatErrorKind::InvalidValue(0)))?
+            .index
+            .clone()
+        {
+            return Ok(i);
+        }
+        let map: HashMap<Vec<u64>, ChunkRecord> = self
+            .chunks()?
+            .into_iter()
+            .map(|c| (c.offsets.clone(), c))
+            .collect();
+        let map = Arc::new(map);
+        self.cache()
+            .lock()
+            .map_err(|_| self.err(FormatErrorKind::InvalidValue(0)))?
+            .index = Some(map.clone());
+        Ok(map)
+    }
+
+    fn decoded_chunk(
+        &self,
+        index: &HashMap<Vec<u64>, ChunkRecord>,
+        offsets: &[u64],
+        chunk_bytes: usize,
+        esize: usize,
+    ) -> FormatResult<Option<Arc<Vec<u8>>>> {
+        if let Some(d) = self
+            .cache()
+            .lock()
+            .ok()
+            .and_then(|c| c.decoded.get(offsets).cloned())
+        {
+            return Ok(Some(d));
+        }
+        let Some(rec) = index.get(offsets) else {
+            return Ok(None);
+        };
+        let raw = read_block(
+            self.file().source(),
+            rec.address,
+            u64::from(rec.size),
+            "chunk",
+        )?;
+        let data = if self.filters.filters.is_empty() {
+            raw
+        } else {
+            decode_chunk(&self.filters, rec.filter_mask, raw, chunk_bytes, esize).map_err(|e| {
+                FormatError::new(
+                    FormatErrorKind::InvalidValue(0),
+                    rec.address,
+                    if matches!(e, crate::filter::FilterError::Unknown(_)) {
+                        "unknown filter"
+                    } else {
+                        "chunk filter"
+                    },
+                )
+            })?
+        };
+        let data = Arc::new(data);
+        if let Ok(mut c) = self.cache().lock() {
+            if data.len() <= CACHE_BYTES {
+                while c.bytes + data.len() > CACHE_BYTES && !c.order.is_empty() {
+                    let old = c.order.remove(0);
+                    if let Some(d) = c.decoded.remove(&old) {
+                        c.bytes -= d.len();
+                    }
+                }
+                c.bytes += data.len();
+                c.order.push(offsets.to_vec());
+                c.decoded.insert(offsets.to_vec(), data.clone());
+            }
+        }
+        Ok(Some(data))
+    }
+}
+
+pub(crate) type SharedCache = Arc<Mutex<ChunkCache>>;
+
+/// True when a chunk at `offsets` contains at least one selected element.
+fn touches(offsets: &[u64], chunk_dims: &[u64], slab: &Slab) -> bool {
+    (0..offsets.len()).all(|d| k_range(offsets[d], chunk_dims[d], slab, d).is_some())
+}
+
+/// Selection indices k (0..count) whose positions start + k·stride fall in [off, off + len).
+fn k_range(off: u64, len: u64, slab: &Slab, d: usize) -> Option<(u64, u64)> {
+    let (start, count, stride) = (slab.start[d], slab.count[d], slab.stride[d]);
+    let lo = if off > start {
+        (off - start).div_ceil(stride)
+    } else {
+        0
+    };
+    let end = off + len; // exclusive
+    if end <= start {
+        return None;
+    }
+    let hi = ((end - 1 - start) / stride).min(count.checked_sub(1)?);
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// Copies the selected elements that lie in a block of `block_dims` at `origin` (a chunk, or the
+/// whole dataset for compact data) into the selection-shaped output.
+fn copy_selection(
+    block: &[u8],
+    block_dims: &[u64],
+    origin: &[u64],
+    slab: &Slab,
+    esize: usize,
+    out: &mut [u8],
+) {
+    let rank = block_dims.len();
+    let mut ks = Vec::with_capacity(rank);
+    for d in 0..rank {
+        match k_range(origin[d], block_dims[d], slab, d) {
+            Some(r) => ks.push(r),
+            None => return,
+        }
+    }
+    let last = rank - 1;
+    let mut k: Vec<u64> = ks.iter().map(|r| r.0).collect();
+    loop {
+        // Source and destination of the first element of this run along the last dimension.
+        let mut src = 0u64;
+        let mut dst = 0u64;
+        for d in 0..rank {
+            let pos = slab.start[d] + k[d] * slab.stride[d];
+            src = src * block_dims[d] + (pos - origin[d]);
+            dst = dst * slab.count[d] + k[d];
+        }
+        let n = (ks[last].1 - ks[last].0 + 1) as usize;
+        let (s, t) = (src as usize * esize, dst as usize * esize);
+        if slab.stride[last] == 1 {
+            if let (Some(a), Some(b)) = (block.get(s..s + n * esize), out.get_mut(t..t + n * esize))
+            {
+                b.copy_from_slice(a);
+            }
+        } else {
+            let step = slab.stride[last] as usize * esize;
+            for i in 0..n {
+                if let (Some(a), Some(b)) = (
+                    block.get(s + i * step..s + i * step + esize),
+                    out.get_mut(t + i * esize..t + (i + 1) * esize),
+                ) {
+                    b.copy_from_slice(a);
+                }
+            }
+        }
+        let mut d = last;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            k[d] += 1;
+            if k[d] <= ks[d].1 {
+                break;
+            }
+            k[d] = ks[d].0;
+        }
+    }
+}
