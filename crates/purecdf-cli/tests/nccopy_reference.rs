@@ -342,3 +342,38 @@ fn failing_command_lines_match_reference() {
     ];
     check_all("failing command lines", &cases);
 }
+
+#[test]
+fn chunk_specs_match_reference() {
+    if reference_tools().is_none() {
+        return;
+    }
+    let specs = [
+        "x/2",
+        "x/2,time/",
+        "x/0x2",
+        "x/08",
+        "/",
+        "//",
+        "x/0",
+        "x/abc",
+        "x/2,,y/1",
+        "x/2,y",
+        "nodim/1",
+        "sh:",
+        "sh:1,2",
+        "sh:1,2,",
+        "sh:contiguous",
+        "sh:1",
+        "sh:5,5",
+        "sh:-1,1",
+        "sh:1,,2",
+        "nosuch:1",
+        "f:2,3",
+    ];
+    let cases: Vec<(PathBuf, Vec<&str>)> = specs
+        .iter()
+        .map(|spec| (fixture("types.nc"), vec!["-k", "classic", "-c", spec]))
+        .collect();
+    check_all("chunk specs", &cases);
+}

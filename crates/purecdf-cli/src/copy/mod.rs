@@ -12,6 +12,7 @@
 //! usage text), library errors print the `nc_strerror` text and netcdf-c's
 //! `Location: file ; line N` line, then purecdf's context when it has some; every failure exits 1.
 
+pub mod chunkspec;
 pub mod options;
 pub mod plan;
 pub mod progress;
@@ -43,6 +44,15 @@ pub enum Failure {
     Nc {
         /// The error.
         err: Error,
+        /// The matching line of netcdf-c 4.9.0's `ncdump/nccopy.c`.
+        line: u32,
+    },
+    /// A netcdf-c error that purecdf's [`ErrorKind`] does not name (NC_EBADCHUNK).
+    Code {
+        /// The `nc_strerror` text.
+        message: &'static str,
+        /// What was wrong.
+        detail: String,
         /// The matching line of netcdf-c 4.9.0's `ncdump/nccopy.c`.
         line: u32,
     },
@@ -78,6 +88,15 @@ pub fn report(w: &mut dyn Write, progname: &str, f: &Failure) -> std::io::Result
             writeln!(w, "{progname}: {}", options::usage_text(progname))
         }
         Failure::Message(m) => writeln!(w, "{progname}: {m}"),
+        Failure::Code {
+            message,
+            detail,
+            line,
+        } => {
+            writeln!(w, "{message}")?;
+            writeln!(w, "Location: file ; line {line}")?;
+            writeln!(w, "{progname}: {message}: {detail}")
+        }
         Failure::Nc { err, line } => {
             writeln!(w, "{}", err.nc_message())?;
             writeln!(w, "Location: file ; line {line}")?;
@@ -120,7 +139,20 @@ pub fn copy(o: &Options) -> Result<(), Failure> {
     let in_kind = Kind::of_format(input.format());
     let out_kind = plan::output_kind(in_kind, o);
     for spec in &o.chunkspecs {
-        check_chunkspec(&input, spec).at(2051)?;
+        match chunkspec::check(s, spec) {
+            Ok(()) => {}
+            Err(chunkspec::SpecError::Kind(kind, detail)) => {
+                let err = Error::with_detail(kind, detail);
+                return Err(Failure::Nc { err, line: 2051 });
+            }
+            Err(chunkspec::SpecError::BadChunk(detail)) => {
+                return Err(Failure::Code {
+                    message: "NetCDF: Bad chunk sizes.",
+                    detail,
+                    line: 2051,
+                })
+            }
+        }
     }
     if let Some(name) = plan::first_missing_var(s, &o.vars) {
         return Err(Failure::Message(format!("{name}: No such variable")));
@@ -196,50 +228,6 @@ fn netcdf4_reason(o: &Options) -> &'static str {
     } else {
         ""
     }
-}
-
-/// Validates a per-dimension chunk spec (`dim/n,dim2/n,...`) against the input as netcdf-c's
-/// `chunkspec_parse` does; per-variable specs (`var:n,n`) are accepted as they are. Chunking
-/// itself only affects netCDF-4 output.
-fn check_chunkspec(input: &File, spec: &str) -> purecdf::Result<()> {
-    if spec.is_empty() || spec.contains(':') || spec == "/" || spec == "//" {
-        return Ok(());
-    }
-    let inval =
-        |what: &str| Error::with_detail(ErrorKind::Inval, format!("chunk spec {spec:?}: {what}"));
-    let mut parts = Vec::new();
-    let mut cur = String::new();
-    let mut prev = '\0';
-    for c in spec.chars() {
-        if c == ',' && prev != '\\' {
-            parts.push(std::mem::take(&mut cur));
-        } else {
-            cur.push(c);
-        }
-        prev = c;
-    }
-    parts.push(cur);
-    for part in &parts {
-        if part.is_empty() {
-            return Err(inval("empty item"));
-        }
-        let Some(slash) = part.rfind('/') else {
-            return Err(inval("no '/' before the chunk size"));
-        };
-        let (name, size) = (&part[..slash], &part[slash + 1..]);
-        let s = input.schema();
-        let found = s.find_dim(ROOT, name.strip_prefix('/').unwrap_or(name));
-        if found.is_none() {
-            return Err(Error::with_detail(
-                ErrorKind::BadDim,
-                format!("chunk spec {spec:?}: no dimension {name:?}"),
-            ));
-        }
-        if !size.is_empty() && options::strtol(size) < 1 {
-            return Err(inval("chunk size must be a positive integer"));
-        }
-    }
-    Ok(())
 }
 
 /// Defines dimensions, global attributes and variables (with their attributes) in netcdf-c's
