@@ -171,12 +171,10 @@ impl Dataset {
         let index = self.chunk_index()?;
         let rank = dims.len();
         // Chunk coordinate ranges the selection touches, per dimension.
-        let mut ranges = Vec::with_capacity(rank);
-        for d in 0..rank {
-            let first = slab.start[d] / chunk_dims[d];
-            let last = (slab.start[d] + (slab.count[d] - 1) * slab.stride[d]) / chunk_dims[d];
-            ranges.push((first, last));
-        }
+        let ranges: Vec<(u64, u64)> = (slab.start.iter().zip(&slab.count).zip(&slab.stride))
+            .zip(chunk_dims)
+            .map(|(((start, count), stride), c)| (start / c, (start + (count - 1) * stride) / c))
+            .collect();
         let mut wanted: Vec<Vec<u64>> = Vec::new();
         let mut cur: Vec<u64> = ranges.iter().map(|r| r.0).collect();
         'outer: loop {
