@@ -377,3 +377,58 @@ fn chunk_specs_match_reference() {
         .collect();
     check_all("chunk specs", &cases);
 }
+
+/// Writes a CDF-1 file whose records end in a one-byte variable (three padding bytes per record)
+/// and span several 4 KiB pages: `r(time, n)` floats and `rb(time)` bytes.
+fn write_padded_records(path: &Path, n: usize, nrecs: usize) {
+    let mut f = purecdf::create(path, purecdf::Format::Classic).unwrap();
+    f.add_unlimited_dimension("time").unwrap();
+    f.add_dimension("n", n as u64).unwrap();
+    let r = f.add_variable::<f32>("r", &["time", "n"]).unwrap();
+    let rb = f.add_variable::<i8>("rb", &["time"]).unwrap();
+    f.enddef().unwrap();
+    for t in 0..nrecs {
+        let row: Vec<f32> = (0..n).map(|j| t as f32 + j as f32 * 0.5).collect();
+        let t = t as u64;
+        f.put_values(r, &row, (&[t, 0][..], &[1, n as u64][..]))
+            .unwrap();
+        f.put_values(rb, &[t as i8], (&[t][..], &[1][..])).unwrap();
+    }
+    f.close().unwrap();
+}
+
+/// Known difference, left to the classic writer: in no-fill mode netcdf-c never writes record
+/// padding, and its `posixio` double buffer (`px_get`, "hit in upper half": only `bf_cnt` bytes
+/// are moved down, then the whole lower half is counted valid) leaves stale bytes of an earlier
+/// page there once a file spans several pages. Small files match; this one does not yet.
+#[test]
+#[ignore = "netcdf-c's posixio leaves stale buffer bytes in no-fill record padding"]
+fn multi_page_record_padding_matches_reference() {
+    if reference_tools().is_none() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let input = work.path().join("padded.nc");
+    write_padded_records(&input, 3000, 10);
+    check_all(
+        "multi-page record padding",
+        &[(input.clone(), vec![]), (input, vec!["-k", "nc6"])],
+    );
+}
+
+#[test]
+fn single_page_record_padding_matches_reference() {
+    if reference_tools().is_none() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let input = work.path().join("padded.nc");
+    write_padded_records(&input, 100, 20);
+    check_all(
+        "single-page record padding",
+        &[
+            (input.clone(), vec![]),
+            (input, vec!["-k", "cdf5", "-m", "64"]),
+        ],
+    );
+}
