@@ -353,7 +353,10 @@ impl<W: Write> Printer<'_, W> {
                 t.extend_from_slice(col.to_string().as_bytes());
             }
             IndexLang::Fortran => {
-                t.extend_from_slice((col + 1).to_string().as_bytes());
+                // For a scalar, netcdf-c reads cor[-1], the glibc malloc chunk header of its
+                // 8-byte index array (0x21 = 33), and prints 33 + col + 1.
+                let base = if rows.rank == 0 { 33 } else { 0 };
+                t.extend_from_slice((base + col + 1).to_string().as_bytes());
                 for i in rows.idx.iter().rev() {
                     t.extend_from_slice(format!(",{}", i + 1).as_bytes());
                 }

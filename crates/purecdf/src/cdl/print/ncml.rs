@@ -112,13 +112,13 @@ fn attx(a: &Attribute, in_var: bool, opts: &DumpOptions, o: &mut Vec<u8>) {
         let d = a.values.get_f64(i).unwrap_or(0.0);
         match &a.values {
             Values::Byte(_) | Values::Short(_) | Values::Int(_) => {
-                o.extend_from_slice((d as i32).to_string().as_bytes())
+                o.extend_from_slice(x86_i32(d).to_string().as_bytes())
             }
             Values::UByte(_) | Values::UShort(_) | Values::UInt(_) => {
-                o.extend_from_slice((d as u32).to_string().as_bytes())
+                o.extend_from_slice((x86_i64(d) as u32).to_string().as_bytes())
             }
-            Values::Int64(_) => o.extend_from_slice((d as i64).to_string().as_bytes()),
-            Values::UInt64(_) => o.extend_from_slice((d as u64).to_string().as_bytes()),
+            Values::Int64(_) => o.extend_from_slice(x86_i64(d).to_string().as_bytes()),
+            Values::UInt64(_) => o.extend_from_slice(x86_u64(d).to_string().as_bytes()),
             Values::Float(_) => push_attx_float(f64::from(d as f32), opts.float_digits, o),
             _ => push_attx_float(d, opts.double_digits, o),
         }
@@ -149,4 +149,31 @@ fn push_attx_float(v: f64, digits: usize, o: &mut Vec<u8>) {
     fmt_g(v.abs(), digits, true, false, &mut t);
     tztrim(&mut t);
     o.extend_from_slice(&t);
+}
+
+// netcdf-c converts the doubles back with C casts; out-of-range values give what x86-64's
+// conversion instructions give (the "integer indefinite" value), which these reproduce.
+
+fn x86_i32(d: f64) -> i32 {
+    if d > -2147483649.0 && d < 2147483648.0 {
+        d as i32
+    } else {
+        i32::MIN
+    }
+}
+
+fn x86_i64(d: f64) -> i64 {
+    if d >= -9.223372036854775808e18 && d < 9.223372036854775808e18 {
+        d as i64
+    } else {
+        i64::MIN
+    }
+}
+
+fn x86_u64(d: f64) -> u64 {
+    if d < 9.223372036854775808e18 {
+        x86_i64(d) as u64
+    } else {
+        (x86_i64(d - 9.223372036854775808e18) as u64) ^ (1 << 63)
+    }
 }
