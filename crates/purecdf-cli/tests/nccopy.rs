@@ -266,3 +266,27 @@ fn in_memory_read_and_deferred_write_give_the_same_bytes() {
     assert_eq!(code, 1);
     assert!(!tmp.path().join("x.nc").exists());
 }
+
+#[test]
+fn absurd_record_count_fails_fast() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(data("types.nc")).unwrap();
+    // numrecs (bytes 4..8 of a CDF-1 header) set to 2^31 - 1.
+    bytes[4..8].copy_from_slice(&[0x7f, 0xff, 0xff, 0xff]);
+    let p = tmp.path().join("huge.nc");
+    std::fs::write(&p, &bytes).unwrap();
+    let t0 = std::time::Instant::now();
+    let (code, _, err) = ours(&[p.to_str().unwrap(), "o.nc"], tmp.path());
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with(
+            "NetCDF: File likely truncated or possibly corrupted\nLocation: file ; line 2016\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("bytes of data but the file has only 1160 bytes"),
+        "{err}"
+    );
+    assert!(t0.elapsed() < std::time::Duration::from_secs(20));
+}

@@ -135,6 +135,7 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
 /// A [`Failure`] describing the first problem, in the order netcdf-c meets them.
 pub fn copy(o: &Options) -> Result<(), Failure> {
     let input = open_input(o).at(2016)?;
+    check_plausible_size(&input, o).at(2016)?;
     let s = input.schema();
     let in_kind = Kind::of_format(input.format());
     let out_kind = plan::output_kind(in_kind, o);
@@ -217,6 +218,38 @@ fn open_input(o: &Options) -> purecdf::Result<File> {
     } else {
         purecdf::open(&o.input)
     }
+}
+
+/// Refuses inputs whose header claims far more data than the file holds (a corrupt or hostile
+/// `numrecs` or dimension length), which would otherwise make the copy run for hours writing
+/// zeros. netcdf-c reads missing data as zeros, and so do we for a modest shortfall (a file cut
+/// short in its last records still copies as the reference copies it); the limit is the file's
+/// own length again, and at least 16 MiB.
+fn check_plausible_size(input: &File, o: &Options) -> purecdf::Result<()> {
+    let Ok(meta) = std::fs::metadata(&o.input) else {
+        return Ok(());
+    };
+    let file_len = meta.len();
+    let s = input.schema();
+    let claimed = (0..s.vars.len())
+        .map(|v| {
+            let v = VarId(v);
+            s.shape(v)
+                .iter()
+                .fold(elem_size(input, v), |a, &n| a.saturating_mul(n))
+        })
+        .fold(0u64, u64::saturating_add);
+    let limit = file_len.saturating_add(file_len.max(16 << 20));
+    if claimed > limit {
+        return Err(Error::with_detail(
+            ErrorKind::Trunc,
+            format!(
+                "the header describes {claimed} bytes of data but the file has only {file_len} bytes"
+            ),
+        )
+        .path(&o.input));
+    }
+    Ok(())
 }
 
 /// Which options asked for netCDF-4 output, for the "not supported" message.
