@@ -11,6 +11,15 @@
 //! Messages and exit codes follow the reference: usage errors print `progname: message` (or the
 //! usage text), library errors print the `nc_strerror` text and netcdf-c's
 //! `Location: file ; line N` line, then purecdf's context when it has some; every failure exits 1.
+//!
+//! Deliberate differences from the reference: `-w` builds the output in a temporary file beside
+//! the destination (purecdf has no in-memory writer yet) and reports a failure to write it, where
+//! netcdf-c silently drops it; a header claiming far more data than the file holds is refused
+//! (NC_ETRUNC) instead of copied as zeros for hours; an empty `-v`/`-V` item is an error (netcdf-c
+//! reads uninitialised memory); records larger than `-m` are copied in pieces (netcdf-c copies a
+//! record at once). Known difference, in the classic writer: in no-fill mode netcdf-c's `posixio`
+//! buffer leaves stale bytes (those 8192 bytes earlier in the output) in record padding it never
+//! writes, once the file spans several 4 KiB pages; we write zeros there.
 
 pub mod chunkspec;
 pub mod options;
