@@ -2,3 +2,4 @@
 
 pub mod copy;
 pub mod dump;
+pub mod gen;

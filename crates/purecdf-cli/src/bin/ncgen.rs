@@ -1,6 +1,6 @@
-//! `ncgen`: placeholder until the tool lands.
+//! `ncgen`: generate a netCDF file from CDL text (see [`purecdf_cli::gen`]).
 
 fn main() {
-    eprintln!("ncgen: not implemented yet");
-    std::process::exit(1);
+    let code = purecdf_cli::gen::main_with_args(std::env::args_os().collect());
+    std::process::exit(code);
 }

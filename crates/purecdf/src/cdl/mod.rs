@@ -1,3 +1,18 @@
 //! CDL, the netCDF text language: lexer, parser and semantic analysis (ncgen's input) and the
 //! printer (ncdump's output). See `../shared/spec/ncgen-features.md` and `ncdump-conventions.md`.
 pub mod print;
+mod ast;
+mod constants;
+mod data;
+mod entry;
+mod filters;
+mod lexer;
+mod parser;
+mod semantics;
+pub use ast::{
+    CdlDataset, CdlError, Const, ConstKind, ErrorStyle, GlobalSpecials, Quantize, StorageKind,
+    VarSpecials,
+};
+pub use data::MAX_EXPAND;
+pub use entry::{format_from_kind_name, parse, parse_with, ParseOptions};
+pub use lexer::Special;

@@ -1,0 +1,420 @@
+//! `ncgen`: CDL text to a netCDF file, a clone of netcdf-c 4.9's tool for binary output
+//! (`ncgen-features.md` §6–7; netcdf-c `ncgen/main.c`, `genbin.c`).
+//!
+//! Command line as netcdf-c's `getopt("134567bcdD:fhHk:l:M:no:Pv:xL:N:B:W:")`. Without `-b`, `-l`,
+//! `-k` or `-o` the input is only syntax-checked. The file is written through purecdf's public
+//! API in ncgen's order (dimensions, variables, global attributes, variable attributes, end of
+//! define mode, then each variable's data), so classic files are byte-identical to netcdf-c's.
+//! Only binary output exists: `-l c|f77|java` fail with netcdf-c's "not currently supported"
+//! messages; netCDF-4 output fails with NC_ENOTBUILT until the library can write it.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+
+use purecdf::cdl::{parse_with, CdlDataset, ParseOptions};
+use purecdf::{CreateOptions, Extents, Format, GroupId, NcType, VarId};
+
+const PROGNAME: &str = "ncgen";
+
+#[derive(Debug, Default)]
+struct Args {
+    binary: bool,
+    language: Option<String>,
+    kind: Option<Format>,
+    output: Option<String>,
+    cdf_ext: bool,
+    nofill: bool,
+    header_only: bool,
+    dataset_name: Option<String>,
+    help: bool,
+    inputs: Vec<String>,
+}
+
+/// Result of argument parsing: the arguments, or an exit status after printing a message.
+enum Parsed {
+    Run(Args),
+    Exit(i32),
+}
+
+fn usage(err: &mut dyn Write) {
+    let _ = writeln!(
+        err,
+        "Usage: {PROGNAME} [-1] [-3] [-4] [-5] [-6] [-7] [-b] [-d] [-D debuglevel] [-h] \
+         [-k kind ] [-l language=b|c|f77|java] [-M <name>] [-n] [-o outfile] [-P] [-x] \
+         [-N datasetname] [-L loglevel] [-H] [-W generate whole var upload] [file ... ]"
+    );
+    let _ = writeln!(
+        err,
+        "netcdf library version purecdf {}",
+        env!("CARGO_PKG_VERSION")
+    );
+}
+
+fn set_language(a: &mut Args, lang: &str, err: &mut dyn Write) -> Option<i32> {
+    if a.language.is_some() || a.binary {
+        let _ = writeln!(err, "Please specify only one language");
+        return Some(1);
+    }
+    a.language = Some(lang.to_string());
+    None
+}
+
+/// getopt-style parsing: clustered flags, option arguments attached or separate, `--` ends.
+fn parse_args(argv: &[String], err: &mut dyn Write) -> Parsed {
+    const WITH_ARG: &[u8] = b"DklMovLNBW";
+    const FLAGS: &[u8] = b"134567bcdfhHnPx";
+    let mut a = Args::default();
+    let mut i = 1;
+    while i < argv.len() {
+        let arg = argv[i].as_bytes();
+        if arg == b"--" {
+            i += 1;
+            break;
+        }
+        if arg.len() < 2 || arg[0] != b'-' {
+            break;
+        }
+        let mut j = 1;
+        while j < arg.len() {
+            let c = arg[j];
+            if WITH_ARG.contains(&c) {
+                let val = if j + 1 < arg.len() {
+                    String::from_utf8_lossy(&arg[j + 1..]).into_owned()
+                } else {
+                    i += 1;
+                    match argv.get(i) {
+                        Some(v) => v.clone(),
+                        None => {
+                            let _ = writeln!(
+                                err,
+                                "{PROGNAME}: option requires an argument -- '{}'",
+                                c as char
+                            );
+                            usage(err);
+                            return Parsed::Exit(8);
+                        }
+                    }
+                };
+                match c {
+                    b'k' | b'v' => match purecdf::cdl::format_from_kind_name(&val) {
+                        Some(f) => a.kind = Some(f),
+                        None => {
+                            let _ = writeln!(err, "Invalid format: {val}");
+                            return Parsed::Exit(2);
+                        }
+                    },
+                    b'l' => {
+                        if let Some(code) = set_language(&mut a, &val, err) {
+                            return Parsed::Exit(code);
+                        }
+                        let known = ["b", "c", "C", "f77", "fortran77", "Fortran77", "j", "java"];
+                        if !known.contains(&val.as_str()) {
+                            let _ =
+                                writeln!(err, "{PROGNAME}: output language {val} not implemented");
+                            return Parsed::Exit(1);
+                        }
+                    }
+                    b'o' => a.output = Some(val),
+                    b'N' => a.dataset_name = Some(val),
+                    _ => {} // -D -M -L -B -W: accepted, no effect on binary output
+                }
+                break;
+            }
+            if !FLAGS.contains(&c) {
+                let _ = writeln!(err, "{PROGNAME}: invalid option -- '{}'", c as char);
+                usage(err);
+                return Parsed::Exit(8);
+            }
+            match c {
+                b'b' | b'n' => {
+                    if a.language.is_some() || a.binary {
+                        let _ = writeln!(err, "Please specify only one language");
+                        return Parsed::Exit(1);
+                    }
+                    a.binary = true;
+                    a.cdf_ext = c == b'n';
+                }
+                b'c' | b'f' => {
+                    let lang = if c == b'c' { "c" } else { "f77" };
+                    if let Some(code) = set_language(&mut a, lang, err) {
+                        return Parsed::Exit(code);
+                    }
+                    let _ = writeln!(err, "-{} is deprecated: please use -l{lang}", c as char);
+                }
+                b'h' => a.help = true,
+                b'H' => a.header_only = true,
+                b'x' => a.nofill = true,
+                b'3' => a.kind = Some(Format::Classic),
+                b'6' => a.kind = Some(Format::Offset64),
+                b'4' => a.kind = Some(Format::Netcdf4),
+                b'5' => a.kind = Some(Format::Cdf5),
+                b'7' => a.kind = Some(Format::Netcdf4Classic),
+                _ => {} // -1 -d -P
+            }
+            if a.help {
+                usage(err);
+                return Parsed::Exit(0);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    a.inputs = argv[i.min(argv.len())..].to_vec();
+    Parsed::Run(a)
+}
+
+/// The default output name (netcdf-c `createfilename`): the input's base name with its last
+/// extension replaced, or the dataset name for standard input.
+fn output_name(a: &Args, input: Option<&str>, ds: &CdlDataset) -> String {
+    if let Some(o) = &a.output {
+        return o.clone();
+    }
+    let ext = if a.cdf_ext { ".cdf" } else { ".nc" };
+    let mut base = match input {
+        Some(p) if p != "-" => p.to_string(),
+        _ => return format!("{}{ext}", ds.name),
+    };
+    if let Some(dot) = base.rfind('.') {
+        base.truncate(dot);
+    }
+    if let Some(slash) = base.rfind('/') {
+        base = base[slash + 1..].to_string();
+    }
+    format!("{base}{ext}")
+}
+
+/// Runs ncgen with `argv` (program name first); returns the exit status.
+pub fn main_with_args(argv: Vec<OsString>) -> i32 {
+    let argv: Vec<String> = argv
+        .into_iter()
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect();
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    run(&argv, &mut err)
+}
+
+fn run(argv: &[String], err: &mut dyn Write) -> i32 {
+    let a = match parse_args(argv, err) {
+        Parsed::Run(a) => a,
+        Parsed::Exit(code) => return code,
+    };
+    match a.language.as_deref() {
+        Some("c" | "C") => {
+            let _ = writeln!(err, "C not currently supported");
+            return 1;
+        }
+        Some("f77" | "fortran77" | "Fortran77") => {
+            let _ = writeln!(err, "F77 not currently supported");
+            return 1;
+        }
+        Some("j" | "java") => {
+            let _ = writeln!(err, "Java not currently supported");
+            return 1;
+        }
+        _ => {}
+    }
+    let syntax_only = !a.binary && a.language.is_none() && a.kind.is_none() && a.output.is_none();
+    if a.inputs.len() > 1 {
+        let _ = writeln!(err, "{PROGNAME}: only one input file argument permitted");
+        return 6;
+    }
+    let input = a.inputs.first().map(String::as_str);
+    let mut src = Vec::new();
+    match input {
+        Some(p) if p != "-" => {
+            match std::fs::File::open(p).and_then(|mut f| f.read_to_end(&mut src)) {
+                Ok(_) => {}
+                Err(e) => {
+                    let msg = e.to_string();
+                    let msg = msg.split(" (os error").next().unwrap_or(&msg).to_string();
+                    let _ = writeln!(err, "can't open file {p} for reading: ");
+                    let _ = writeln!(err, "{msg}");
+                    return 7;
+                }
+            }
+        }
+        _ => {
+            if std::io::stdin().read_to_end(&mut src).is_err() {
+                return 7;
+            }
+        }
+    }
+    let mut file_name = input.unwrap_or("(null)").to_string();
+    if file_name.len() > 256 {
+        let mut cut = 256;
+        while !file_name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        file_name.truncate(cut);
+    }
+    let opts = ParseOptions {
+        file_name,
+        kind: a.kind,
+        dataset_name: a.dataset_name.clone(),
+    };
+    let ds = match parse_with(&src, &opts) {
+        Ok(ds) => ds,
+        Err(e) => {
+            let _ = writeln!(err, "{}", e.ncgen_line(PROGNAME));
+            return e.exit_code;
+        }
+    };
+    if syntax_only {
+        return 0;
+    }
+    let path = output_name(&a, input, &ds);
+    match write(&ds, &path, &a) {
+        Ok(()) => 0,
+        Err(msg) => {
+            let _ = writeln!(err, "{PROGNAME}: {msg}");
+            1
+        }
+    }
+}
+
+/// True when the variable has a special attribute that needs netCDF-4 (`genbin` calls
+/// `nc_def_var_chunking`, `_fletcher32`, `_deflate`, `_endian`, `_filter` or `_quantize`).
+fn needs_netcdf4(ds: &CdlDataset, v: VarId) -> bool {
+    let s = &ds.specials[v.0];
+    s.storage.is_some()
+        || s.fletcher32.is_some()
+        || s.deflate_level.is_some()
+        || s.shuffle.is_some()
+        || s.big_endian.is_some()
+        || !s.filters.is_empty()
+        || s.quantize.is_some()
+}
+
+fn lib_msg(e: &purecdf::Error) -> String {
+    e.nc_message()
+}
+
+/// Writes the dataset in ncgen's `genbin_netcdf` order.
+fn write(ds: &CdlDataset, path: &str, a: &Args) -> Result<(), String> {
+    let mut f = purecdf::create_with(
+        path,
+        CreateOptions {
+            format: ds.format,
+            noclobber: false,
+        },
+    )
+    .map_err(|e| {
+        if e.kind() == purecdf::ErrorKind::NotBuilt {
+            format!(
+                "{}\n\t(purecdf cannot write {} files yet)",
+                lib_msg(&e),
+                ds.format.kind_name()
+            )
+        } else {
+            lib_msg(&e)
+        }
+    })?;
+    if a.nofill {
+        f.set_fill(false).map_err(|e| lib_msg(&e))?;
+    }
+    let s = &ds.schema;
+    if s.groups.len() > 1 || !s.types.is_empty() {
+        return Err(purecdf::ErrorKind::NotNc4.nc_message().to_string());
+    }
+    let mut dim_ids = Vec::with_capacity(s.dims.len());
+    for d in &s.dims {
+        let len = if d.unlimited { 0 } else { d.len };
+        let id = f
+            .add_dimension_in(GroupId(d.group.0), &d.name, len, d.unlimited)
+            .map_err(|e| lib_msg(&e))?;
+        dim_ids.push(id);
+    }
+    for v in &s.vars {
+        let dims: Vec<_> = v.dims.iter().map(|d| dim_ids[d.0]).collect();
+        f.add_variable_in(v.group, &v.name, v.typ, &dims)
+            .map_err(|e| lib_msg(&e))?;
+    }
+    for (i, _) in s.vars.iter().enumerate() {
+        if needs_netcdf4(ds, VarId(i)) {
+            return Err(purecdf::ErrorKind::NotNc4.nc_message().to_string());
+        }
+        if ds.specials[i].no_fill.is_some() {
+            return Err(format!(
+                "{}\n\t(_NoFill on netCDF-3 output is not supported by purecdf)",
+                purecdf::ErrorKind::NotBuilt.nc_message()
+            ));
+        }
+    }
+    for att in &s.group(purecdf::model::ROOT).atts {
+        f.put_attribute(purecdf::model::ROOT, None, &att.name, att.values.clone())
+            .map_err(|e| lib_msg(&e))?;
+    }
+    for (i, v) in s.vars.iter().enumerate() {
+        for att in &v.atts {
+            f.put_attribute(v.group, Some(VarId(i)), &att.name, att.values.clone())
+                .map_err(|e| lib_msg(&e))?;
+        }
+    }
+    if a.nofill {
+        f.set_fill(false).map_err(|e| lib_msg(&e))?;
+    }
+    f.enddef().map_err(|e| lib_msg(&e))?;
+    if !a.header_only {
+        for i in 0..s.vars.len() {
+            let v = VarId(i);
+            let values = match ds.var_values(v) {
+                Ok(Some(vals)) => vals,
+                Ok(None) => continue,
+                Err(e) => {
+                    let mut e = e;
+                    e.file = a.inputs.first().cloned().unwrap_or_default();
+                    return Err(match e.style {
+                        purecdf::cdl::ErrorStyle::Located(n) => {
+                            format!("{} line {n}: {}", e.file, e.message)
+                        }
+                        _ => e.message,
+                    });
+                }
+            };
+            let shape = ds.shape(v);
+            if shape.contains(&0) {
+                continue;
+            }
+            let start = vec![0u64; shape.len()];
+            let ext: Extents = (start.as_slice(), shape.as_slice()).into();
+            if s.var(v).typ == NcType::String || matches!(s.var(v).typ, NcType::User(_)) {
+                return Err(purecdf::ErrorKind::BadType.nc_message().to_string());
+            }
+            f.put_raw_values(v, &values, ext).map_err(|e| lib_msg(&e))?;
+        }
+    }
+    f.close().map_err(|e| lib_msg(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: &[&str]) -> Args {
+        let argv: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+        match parse_args(&argv, &mut Vec::new()) {
+            Parsed::Run(a) => a,
+            Parsed::Exit(c) => panic!("exit {c}"),
+        }
+    }
+
+    #[test]
+    fn getopt_forms() {
+        let a = args(&["ncgen", "-bx", "-knc6", "-o", "out.nc", "in.cdl"]);
+        assert!(a.binary && a.nofill);
+        assert_eq!(a.kind, Some(Format::Offset64));
+        assert_eq!(a.output.as_deref(), Some("out.nc"));
+        assert_eq!(a.inputs, vec!["in.cdl".to_string()]);
+        let a = args(&["ncgen", "-k", "64-bit data", "-lb", "x.cdl"]);
+        assert_eq!(a.kind, Some(Format::Cdf5));
+        assert_eq!(a.language.as_deref(), Some("b"));
+        let mut e = Vec::new();
+        let argv: Vec<String> = ["ncgen", "-k", "foo"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(matches!(parse_args(&argv, &mut e), Parsed::Exit(2)));
+        assert_eq!(String::from_utf8(e).unwrap(), "Invalid format: foo\n");
+    }
+}

@@ -1,0 +1,292 @@
+//! Expanding a variable's CDL data list into its values (`ncgen-features.md` §5; netcdf-c
+//! `ncgen/generate.c`, `genchar.c`, `semantics.c` `processvardata`): the list is flat in row-major
+//! order, missing values are the fill value, each instance of a non-first unlimited dimension is
+//! a `{...}` sublist, and char variables follow ncgen's padding rules (each string padded with the
+//! fill character to a multiple of the last dimension, then the whole to the variable's size).
+//!
+//! Nothing is expanded until asked for, and a variable larger than [`MAX_EXPAND`] elements is
+//! refused, so a hostile dimension size cannot cause a huge allocation.
+
+use super::ast::{CdlDataset, CdlError, Const, ConstKind, ErrorStyle};
+use super::constants::{convert_any, default_fill, pack};
+use crate::model::{NcType, Value, Values, VarId};
+
+/// Largest number of elements [`CdlDataset::var_values`] expands.
+pub const MAX_EXPAND: u64 = 1 << 28;
+
+/// Flattens nested lists.
+fn flatten<'c>(data: &'c [Const], out: &mut Vec<&'c Const>, depth: usize) {
+    for c in data {
+        match &c.kind {
+            ConstKind::List(l) if depth < 256 => flatten(l, out, depth + 1),
+            ConstKind::List(_) => {}
+            _ => out.push(c),
+        }
+    }
+}
+
+/// The character buffer ncgen builds for char data over `dims` (`gen_leafchararray`, the
+/// netCDF-3 case). The result may be longer than the variable (ncgen warns) or shorter (only
+/// when empty).
+pub(crate) fn char_buffer(
+    data: &[Const],
+    dims: &[u64],
+    fillchar: u8,
+    last_unlimited: bool,
+) -> Vec<u8> {
+    let rank = dims.len();
+    // rebuildsingletons: runs of single-character constants become one string.
+    let singles = data
+        .iter()
+        .filter(|c| matches!(c.kind, ConstKind::Byte(_)))
+        .count();
+    let mut rebuilt: Vec<Const> = Vec::with_capacity(data.len());
+    if singles > 1 {
+        let mut run: Option<(Vec<u8>, u32)> = None;
+        for c in data {
+            if let ConstKind::Byte(b) = c.kind {
+                run.get_or_insert_with(|| (Vec::new(), c.line))
+                    .0
+                    .push(b as u8);
+            } else {
+                if let Some((s, line)) = run.take() {
+                    rebuilt.push(Const {
+                        kind: ConstKind::Str(s),
+                        line,
+                    });
+                }
+                rebuilt.push(c.clone());
+            }
+        }
+        if let Some((s, line)) = run.take() {
+            rebuilt.push(Const {
+                kind: ConstKind::Str(s),
+                line,
+            });
+        }
+    } else {
+        rebuilt.extend_from_slice(data);
+    }
+    let xproduct: u64 = dims[..rank.saturating_sub(1)].iter().product();
+    let last = dims.last().copied().unwrap_or(1);
+    let (unit, expected) = if rank <= 1 || last_unlimited {
+        (1, xproduct.saturating_mul(last))
+    } else {
+        (last, xproduct.saturating_mul(last))
+    };
+    let mut flat = Vec::new();
+    flatten(&rebuilt, &mut flat, 0);
+    let mut buf: Vec<u8> = Vec::new();
+    let cap = expected.saturating_add(unit) as usize;
+    for c in flat {
+        let size = match &c.kind {
+            ConstKind::Str(s) => {
+                buf.extend_from_slice(s);
+                s.len() as u64
+            }
+            ConstKind::Byte(b) => {
+                buf.push(*b as u8);
+                1
+            }
+            ConstKind::UByte(b) => {
+                buf.push(*b);
+                1
+            }
+            ConstKind::Fill => {
+                buf.push(fillchar);
+                1
+            }
+            _ => continue, // ncgen warns and ignores it
+        };
+        if size == 0 || size % unit > 0 {
+            let pad = unit - size % unit;
+            buf.extend(std::iter::repeat_n(fillchar, pad as usize));
+        }
+        if buf.len() > cap {
+            buf.truncate(cap);
+            return buf;
+        }
+    }
+    let len = buf.len() as u64;
+    if !(len == 0 && expected == 1) && len <= expected && expected > 0 && !len.is_multiple_of(expected) {
+        let pad = expected - len % expected;
+        buf.extend(std::iter::repeat_n(fillchar, pad as usize));
+    }
+    buf
+}
+
+impl CdlDataset {
+    fn data_err(&self, line: u32, msg: impl Into<String>) -> CdlError {
+        CdlError {
+            message: msg.into(),
+            style: ErrorStyle::Located(line),
+            file: String::new(),
+            kind: crate::ErrorKind::Inval,
+            exit_code: 1,
+        }
+    }
+
+    /// The fill value used for `_` in a variable's data: its `_FillValue` or the type default.
+    pub fn fill_value(&self, v: VarId) -> Value {
+        let var = self.schema.var(v);
+        if let Some(a) = var.att("_FillValue") {
+            if let Some(x) = first_value(&a.values) {
+                return x;
+            }
+        }
+        default_fill(&self.schema, var.typ)
+    }
+
+    /// The current shape of a variable (unlimited dimensions sized from the data).
+    pub fn shape(&self, v: VarId) -> Vec<u64> {
+        self.schema.shape(v)
+    }
+
+    /// All values of a variable in its own type, missing ones filled; `None` when the CDL gives
+    /// no data for it.
+    ///
+    /// # Errors
+    /// ncgen's message for data that does not fit the type (`Expected primitive found {..}`,
+    /// ...), or NC_ENOMEM when the variable has more than [`MAX_EXPAND`] elements.
+    pub fn var_values(&self, v: VarId) -> Result<Option<Values>, CdlError> {
+        let Some(data) = self.var_data(v) else {
+            return Ok(None);
+        };
+        let var = self.schema.var(v);
+        let shape = self.shape(v);
+        let total = shape.iter().try_fold(1u64, |a, d| a.checked_mul(*d));
+        let total = match total {
+            Some(t) if t <= MAX_EXPAND => t as usize,
+            _ => {
+                return Err(CdlError {
+                    kind: crate::ErrorKind::NoMem,
+                    ..self.data_err(0, format!("{}: too much data to expand", var.name))
+                })
+            }
+        };
+        let fill = self.fill_value(v);
+        if var.typ == NcType::Char && !shape.is_empty() {
+            let fc = match fill {
+                Value::Char(c) => c,
+                _ => 0,
+            };
+            let last_unlim = var
+                .dims
+                .last()
+                .is_some_and(|d| self.schema.dim(*d).unlimited)
+                && var.dims.len() > 1;
+            let mut buf = char_buffer(data, &shape, fc, last_unlim);
+            buf.resize(total, fc);
+            return Ok(Some(Values::Char(buf)));
+        }
+        let mut elems: Vec<Option<&Const>> = Vec::with_capacity(total);
+        if shape.is_empty() {
+            elems.push(data.first());
+        } else {
+            let unlim: Vec<bool> = var
+                .dims
+                .iter()
+                .map(|d| self.schema.dim(*d).unlimited)
+                .collect();
+            self.walk(0, data, &shape, &unlim, &mut elems)?;
+        }
+        let mut out = Vec::with_capacity(total);
+        for e in elems {
+            let val = match e {
+                None => fill.clone(),
+                Some(c) => convert_any(&self.schema, &c.kind, var.typ, Some(&fill), 0)
+                    .map_err(|m| self.data_err(c.line, m))?,
+            };
+            out.push(val);
+        }
+        Ok(Some(pack(var.typ, out)))
+    }
+
+    /// Lays out the elements of the block of dimensions `level..` given by `data`.
+    fn walk<'c>(
+        &self,
+        level: usize,
+        data: &'c [Const],
+        shape: &[u64],
+        unlim: &[bool],
+        out: &mut Vec<Option<&'c Const>>,
+    ) -> Result<(), CdlError> {
+        let rank = shape.len();
+        let next = (level + 1..rank).find(|i| unlim[*i]).unwrap_or(rank);
+        let count: u64 = shape[level..next].iter().product();
+        if next == rank {
+            for i in 0..count as usize {
+                let c = data.get(i);
+                out.push(c);
+            }
+            return Ok(());
+        }
+        let sub: u64 = shape[next..].iter().product();
+        for i in 0..count as usize {
+            match data.get(i) {
+                Some(Const {
+                    kind: ConstKind::List(l),
+                    ..
+                }) => self.walk(next, l, shape, unlim, out)?,
+                Some(c) => {
+                    return Err(self.data_err(
+                        c.line,
+                        "UNLIMITED dimension (other than first) must be enclosed in {}",
+                    ))
+                }
+                None => out.extend(std::iter::repeat_n(None, sub as usize)),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn first_value(v: &Values) -> Option<Value> {
+    Some(match v {
+        Values::Byte(x) => Value::Byte(*x.first()?),
+        Values::Char(x) => Value::Char(*x.first()?),
+        Values::Short(x) => Value::Short(*x.first()?),
+        Values::Int(x) => Value::Int(*x.first()?),
+        Values::Float(x) => Value::Float(*x.first()?),
+        Values::Double(x) => Value::Double(*x.first()?),
+        Values::UByte(x) => Value::UByte(*x.first()?),
+        Values::UShort(x) => Value::UShort(*x.first()?),
+        Values::UInt(x) => Value::UInt(*x.first()?),
+        Values::Int64(x) => Value::Int64(*x.first()?),
+        Values::UInt64(x) => Value::UInt64(*x.first()?),
+        Values::String(x) => Value::String(x.first()?.clone()),
+        Values::User(_, x) => x.first()?.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: &str) -> Const {
+        Const {
+            kind: ConstKind::Str(x.as_bytes().to_vec()),
+            line: 1,
+        }
+    }
+
+    #[test]
+    fn char_padding() {
+        // char var(4,5) = "1","two","three" -> rows "1","two","three",""
+        let b = char_buffer(&[s("1"), s("two"), s("three")], &[4, 5], 0, false);
+        assert_eq!(b, b"1\0\0\0\0two\0\0three\0\0\0\0\0".to_vec());
+        // 1-D: concatenation, then padded to the length.
+        let b = char_buffer(&[s("ab"), s("cd")], &[6], 0, false);
+        assert_eq!(b, b"abcd\0\0".to_vec());
+        // An empty string still takes one unit.
+        let b = char_buffer(&[s("")], &[3], 0, false);
+        assert_eq!(b, b"\0\0\0".to_vec());
+        // Single characters are merged into one string before padding.
+        let ch = |c: u8| Const {
+            kind: ConstKind::Byte(c as i8),
+            line: 1,
+        };
+        let b = char_buffer(&[ch(b'a'), ch(b'b')], &[2, 3], 0, false);
+        assert_eq!(b, b"ab\0\0\0\0".to_vec());
+    }
+}

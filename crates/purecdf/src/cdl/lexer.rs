@@ -1,0 +1,990 @@
+//! CDL tokens, recognised the way netcdf-c's flex scanner (`ncgen/ncgen.l`) does: at each
+//! position the longest match wins and ties go to the rule listed first (keywords before
+//! identifiers before numbers). Spec: `ncgen-features.md` §1 (file structure, identifiers) and §4
+//! (constants); man page ncgen(1) "CDL Constants".
+//!
+//! Quirks kept on purpose because they decide which files netcdf-c accepts:
+//! * newlines inside `/* */` comments, strings and the dataset name do not advance the line count;
+//! * a leading `0` makes an integer octal and parsing stops at the first non-octal digit (`08` is 0);
+//! * `ubyte ushort uint int64 uint64 ulong uinteger` are identifiers unless the requested kind is
+//!   netCDF-4 or CDF-5, and `string` unless it is netCDF-4 (`identcheck`);
+//! * hexadecimal with an `s`/`l`/`ll` suffix is always an unsigned int constant.
+
+use super::ast::{Const, ConstKind};
+
+/// Which CDL features the requested output kind enables while scanning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum ScanKind {
+    /// No `-k` given (ncgen's `k_flag == 0`).
+    #[default]
+    Unset,
+    /// CDF-1, CDF-2 or netCDF-4 classic model: untagged integers must fit `int`.
+    ClassicModel,
+    /// CDF-5: unsigned and 64-bit type keywords.
+    Cdf5,
+    /// netCDF-4: every type keyword.
+    Netcdf4,
+}
+
+/// Special (virtual) attribute names recognised by the scanner (ncgen.l `SPECIAL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    /// `_FillValue`
+    FillValue,
+    /// `_Format`
+    Format,
+    /// `_Storage`
+    Storage,
+    /// `_ChunkSizes`
+    ChunkSizes,
+    /// `_Fletcher32`
+    Fletcher32,
+    /// `_DeflateLevel`
+    DeflateLevel,
+    /// `_Shuffle`
+    Shuffle,
+    /// `_Endianness`
+    Endianness,
+    /// `_NoFill`
+    NoFill,
+    /// `_NCProperties`
+    NcProperties,
+    /// `_IsNetcdf4`
+    IsNetcdf4,
+    /// `_SuperblockVersion`
+    Superblock,
+    /// `_Filter`
+    Filter,
+    /// `_Codecs`
+    Codecs,
+    /// `_QuantizeGranularBitRoundNumberOfSignificantDigits`
+    QuantizeGbr,
+    /// `_QuantizeBitRoundNumberOfSignificantBits`
+    QuantizeBr,
+}
+
+impl Special {
+    /// The attribute name as written in CDL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Special::FillValue => "_FillValue",
+            Special::Format => "_Format",
+            Special::Storage => "_Storage",
+            Special::ChunkSizes => "_ChunkSizes",
+            Special::Fletcher32 => "_Fletcher32",
+            Special::DeflateLevel => "_DeflateLevel",
+            Special::Shuffle => "_Shuffle",
+            Special::Endianness => "_Endianness",
+            Special::NoFill => "_NoFill",
+            Special::NcProperties => "_NCProperties",
+            Special::IsNetcdf4 => "_IsNetcdf4",
+            Special::Superblock => "_SuperblockVersion",
+            Special::Filter => "_Filter",
+            Special::Codecs => "_Codecs",
+            Special::QuantizeGbr => "_QuantizeGranularBitRoundNumberOfSignificantDigits",
+            Special::QuantizeBr => "_QuantizeBitRoundNumberOfSignificantDigits",
+        }
+    }
+}
+
+const SPECIALS: [Special; 16] = [
+    Special::FillValue,
+    Special::Format,
+    Special::Storage,
+    Special::ChunkSizes,
+    Special::Fletcher32,
+    Special::DeflateLevel,
+    Special::Shuffle,
+    Special::Endianness,
+    Special::NoFill,
+    Special::NcProperties,
+    Special::IsNetcdf4,
+    Special::Superblock,
+    Special::Filter,
+    Special::Codecs,
+    Special::QuantizeGbr,
+    Special::QuantizeBr,
+];
+
+/// The misspelled name in ncgen.l's SPECIAL pattern: it scans as a special whose table lookup
+/// fails, and the scanner then returns end of input.
+const BROKEN_SPECIAL: &str = "_QuantizeBitgroomNumberOfSignificantDIgits";
+
+/// A CDL token.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Tok {
+    Netcdf,
+    DatasetId(String),
+    Types,
+    Dimensions,
+    Variables,
+    Data,
+    Group,
+    Compound,
+    Enum,
+    Opaque,
+    /// A primitive type keyword.
+    TypeKw(crate::NcType),
+    Unlimited,
+    Ident(String),
+    /// An absolute path `/a/b` (components unescaped); `/` alone is an empty vector.
+    Path(Vec<String>),
+    /// A constant (numbers, strings, char constants, opaque hex, NaN...).
+    Const(ConstKind),
+    FillMarker,
+    Nil,
+    Special(Special),
+    /// Any other single byte (`{ } ( ) = , ; : *` ...).
+    Punct(u8),
+    Eof,
+}
+
+impl Tok {
+    /// The name bison's verbose messages give this token.
+    pub(crate) fn bison_name(&self) -> String {
+        use ConstKind as C;
+        match self {
+            Tok::Netcdf => "NETCDF".into(),
+            Tok::DatasetId(_) => "DATASETID".into(),
+            Tok::Types => "TYPES".into(),
+            Tok::Dimensions => "DIMENSIONS".into(),
+            Tok::Variables => "VARIABLES".into(),
+            Tok::Data => "DATA".into(),
+            Tok::Group => "GROUP".into(),
+            Tok::Compound => "COMPOUND".into(),
+            Tok::Enum => "ENUM".into(),
+            Tok::Opaque => "OPAQUE_".into(),
+            Tok::TypeKw(t) => match t {
+                crate::NcType::Char => "CHAR_K",
+                crate::NcType::Byte => "BYTE_K",
+                crate::NcType::Short => "SHORT_K",
+                crate::NcType::Int => "INT_K",
+                crate::NcType::Float => "FLOAT_K",
+                crate::NcType::Double => "DOUBLE_K",
+                crate::NcType::UByte => "UBYTE_K",
+                crate::NcType::UShort => "USHORT_K",
+                crate::NcType::UInt => "UINT_K",
+                crate::NcType::Int64 => "INT64_K",
+                crate::NcType::UInt64 => "UINT64_K",
+                _ => "STRING_K",
+            }
+            .into(),
+            Tok::Unlimited => "NC_UNLIMITED_K".into(),
+            Tok::Ident(_) => "IDENT".into(),
+            Tok::Path(_) => "PATH".into(),
+            Tok::Const(c) => match c {
+                C::Byte(_) => "BYTE_CONST",
+                C::Short(_) => "SHORT_CONST",
+                C::Int(_) => "INT_CONST",
+                C::UByte(_) => "UBYTE_CONST",
+                C::UShort(_) => "USHORT_CONST",
+                C::UInt(_) => "UINT_CONST",
+                C::Int64(_) => "INT64_CONST",
+                C::UInt64(_) => "UINT64_CONST",
+                C::Float(_) => "FLOAT_CONST",
+                C::Double(_) => "DOUBLE_CONST",
+                C::Str(_) => "TERMSTRING",
+                C::Opaque(_) => "OPAQUESTRING",
+                _ => "CHAR_CONST",
+            }
+            .into(),
+            Tok::FillMarker => "FILLMARKER".into(),
+            Tok::Nil => "NIL".into(),
+            Tok::Special(s) => match s {
+                Special::FillValue => "_FILLVALUE",
+                Special::Format => "_FORMAT",
+                Special::Storage => "_STORAGE",
+                Special::ChunkSizes => "_CHUNKSIZES",
+                Special::Fletcher32 => "_FLETCHER32",
+                Special::DeflateLevel => "_DEFLATELEVEL",
+                Special::Shuffle => "_SHUFFLE",
+                Special::Endianness => "_ENDIANNESS",
+                Special::NoFill => "_NOFILL",
+                Special::NcProperties => "_NCPROPS",
+                Special::IsNetcdf4 => "_ISNETCDF4",
+                Special::Superblock => "_SUPERBLOCK",
+                Special::Filter => "_FILTER",
+                Special::Codecs => "_CODECS",
+                Special::QuantizeGbr => "_QUANTIZEGBR",
+                Special::QuantizeBr => "_QUANTIZEBR",
+            }
+            .into(),
+            Tok::Punct(b) => format!("'{}'", *b as char),
+            Tok::Eof => "end of file".into(),
+        }
+    }
+}
+
+/// A scanner error: the line and netcdf-c's message text.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LexError {
+    pub line: u32,
+    pub msg: String,
+}
+
+/// The scanner over one CDL text.
+pub(crate) struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    line: u32,
+    kind: ScanKind,
+    after_netcdf: bool,
+    /// Set when a NaN/Infinity spelling was seen (ncgen's `specialconstants`).
+    pub(crate) special_constants: bool,
+}
+
+fn is_utf8_at(s: &[u8], i: usize) -> usize {
+    let cont = |k: usize| s.get(i + k).is_some_and(|b| (0x80..=0xBF).contains(b));
+    match s.get(i) {
+        Some(0xC0..=0xD6) if cont(1) => 2,
+        Some(0xE0..=0xEF) if cont(1) && cont(2) => 3,
+        Some(0xF0..=0xF7) if cont(1) && cont(2) && cont(3) => 4,
+        _ => 0,
+    }
+}
+
+const ID_ESCAPABLE: &[u8] = b" !\"#$%&'()*,:;<=>?[\\]^`{|}~";
+
+/// Length of an identifier starting at `i` (0 if none).
+fn id_len(s: &[u8], i: usize) -> usize {
+    let mut j = i;
+    match s.get(j) {
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => j += 1,
+        Some(b'\\') if s.get(j + 1).is_some_and(u8::is_ascii_digit) => j += 2,
+        _ => {
+            let n = is_utf8_at(s, j);
+            if n == 0 {
+                return 0;
+            }
+            j += n;
+        }
+    }
+    loop {
+        match s.get(j) {
+            Some(c) if c.is_ascii_alphanumeric() || b"_.@+-".contains(c) => j += 1,
+            Some(b'\\') if s.get(j + 1).is_some_and(|c| ID_ESCAPABLE.contains(c)) => j += 2,
+            _ => {
+                let n = is_utf8_at(s, j);
+                if n == 0 {
+                    return j - i;
+                }
+                j += n;
+            }
+        }
+    }
+}
+
+/// Removes identifier escapes (`\x` → `x`).
+pub(crate) fn unescape_ident(raw: &[u8]) -> String {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] == b'\\' && i + 1 < raw.len() {
+            i += 1;
+        }
+        out.push(raw[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn digits(s: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> usize {
+    s[i.min(s.len())..].iter().take_while(|c| pred(**c)).count()
+}
+
+/// Length of `[eE][+-]?[0-9]+` at `i`.
+fn exp_len(s: &[u8], i: usize) -> usize {
+    if !matches!(s.get(i), Some(b'e' | b'E')) {
+        return 0;
+    }
+    let mut j = i + 1;
+    if matches!(s.get(j), Some(b'+' | b'-')) {
+        j += 1;
+    }
+    let d = digits(s, j, |c| c.is_ascii_digit());
+    if d == 0 {
+        0
+    } else {
+        j + d - i
+    }
+}
+
+/// Length of the floating-point body (without suffix) at `i`: `[+-]?d*.d*exp?` or `[+-]?d*exp`.
+fn float_body_len(s: &[u8], i: usize) -> usize {
+    let mut j = i;
+    if matches!(s.get(j), Some(b'+' | b'-')) {
+        j += 1;
+    }
+    j += digits(s, j, |c| c.is_ascii_digit());
+    if s.get(j) == Some(&b'.') {
+        j += 1;
+        j += digits(s, j, |c| c.is_ascii_digit());
+        j += exp_len(s, j);
+        j - i
+    } else {
+        let e = exp_len(s, j);
+        if e == 0 {
+            0
+        } else {
+            j + e - i
+        }
+    }
+}
+
+/// Length of a NUMBER (`[+-]?[0-9]+` plus an integer tag) at `i`.
+fn number_len(s: &[u8], i: usize) -> usize {
+    let mut j = i;
+    if matches!(s.get(j), Some(b'+' | b'-')) {
+        j += 1;
+    }
+    let d = digits(s, j, |c| c.is_ascii_digit());
+    if d == 0 {
+        return 0;
+    }
+    j += d;
+    let is = |k: usize, set: &[u8]| s.get(k).is_some_and(|c| set.contains(c));
+    // [BbSs]|[Ll]{1,2}
+    let size_tag = |k: usize| -> usize {
+        if is(k, b"BbSs") {
+            1
+        } else if is(k, b"Ll") {
+            if is(k + 1, b"Ll") {
+                2
+            } else {
+                1
+            }
+        } else {
+            0
+        }
+    };
+    let mut best = 0;
+    if is(j, b"Uu") {
+        best = 1 + size_tag(j + 1);
+    }
+    let t = size_tag(j);
+    if t > 0 {
+        let with_u = if is(j + t, b"Uu") { t + 1 } else { t };
+        best = best.max(with_u);
+    }
+    j + best - i
+}
+
+impl<'a> Lexer<'a> {
+    /// A scanner over `src` (any BOM already removed).
+    pub(crate) fn new(src: &'a [u8], kind: ScanKind) -> Self {
+        Lexer {
+            src,
+            pos: 0,
+            line: 1,
+            kind,
+            after_netcdf: false,
+            special_constants: false,
+        }
+    }
+
+    /// The current line number (ncgen's `lineno`).
+    pub(crate) fn line(&self) -> u32 {
+        self.line
+    }
+
+    fn err<T>(&self, msg: String) -> Result<T, LexError> {
+        Err(LexError {
+            line: self.line,
+            msg,
+        })
+    }
+
+    /// The next token.
+    pub(crate) fn next_token(&mut self) -> Result<Tok, LexError> {
+        let s = self.src;
+        if self.after_netcdf {
+            self.after_netcdf = false;
+            // <TEXT>{DATASETID}: everything up to '{', bytes <= ' ' dropped.
+            if self.pos < s.len() && s[self.pos] != b'{' {
+                let start = self.pos;
+                while self.pos < s.len() && s[self.pos] != b'{' {
+                    self.pos += 1;
+                }
+                let name: Vec<u8> = s[start..self.pos]
+                    .iter()
+                    .copied()
+                    .filter(|c| *c > b' ')
+                    .collect();
+                return Ok(Tok::DatasetId(String::from_utf8_lossy(&name).into_owned()));
+            }
+        }
+        loop {
+            let Some(&c) = s.get(self.pos) else {
+                return Ok(Tok::Eof);
+            };
+            match c {
+                b' ' | b'\r' | b'\t' | 0x0c => self.pos += 1,
+                b'\n' => {
+                    self.pos += 1;
+                    self.line += 1;
+                }
+                b'/' if s.get(self.pos + 1) == Some(&b'/') => {
+                    while self.pos < s.len() && s[self.pos] != b'\n' {
+                        self.pos += 1;
+                    }
+                }
+                b'/' if s.get(self.pos + 1) == Some(&b'*') => {
+                    // Newlines inside the comment are not counted (ncgen.l ST_C_COMMENT).
+                    match s[self.pos + 2..].windows(2).position(|w| w == b"*/") {
+                        Some(k) => self.pos += 2 + k + 2,
+                        None => self.pos = s.len(),
+                    }
+                }
+                _ => return self.token(),
+            }
+        }
+    }
+
+    fn token(&mut self) -> Result<Tok, LexError> {
+        let s = self.src;
+        let i = self.pos;
+        let c = s[i];
+        if c == b'"' {
+            if let Some(len) = self.string_len(i) {
+                self.pos = i + len;
+                let body = &s[i + 1..i + len - 1];
+                return Ok(Tok::Const(ConstKind::Str(unescape_string(body))));
+            }
+        }
+        if c == b'\'' {
+            if let Some((len, v)) = char_const(s, i) {
+                self.pos = i + len;
+                return Ok(Tok::Const(ConstKind::Byte(v as i8)));
+            }
+        }
+        if c == b'/' {
+            // PATH: '/' or ('/' ID)+
+            let mut j = i;
+            let mut parts = Vec::new();
+            while s.get(j) == Some(&b'/') {
+                let n = id_len(s, j + 1);
+                if n == 0 {
+                    break;
+                }
+                parts.push(unescape_ident(&s[j + 1..j + 1 + n]));
+                j += 1 + n;
+            }
+            self.pos = if parts.is_empty() { i + 1 } else { j };
+            return Ok(Tok::Path(parts));
+        }
+        if c == b'-' {
+            for (lit, tok) in [
+                ("-Infinityf", ConstKind::Float(f32::NEG_INFINITY)),
+                ("-Infinity", ConstKind::Double(f64::NEG_INFINITY)),
+                ("-Inff", ConstKind::Float(f32::NEG_INFINITY)),
+            ] {
+                if s[i..].starts_with(lit.as_bytes()) && id_len(s, i + 1) == lit.len() - 1 {
+                    self.pos = i + lit.len();
+                    self.special_constants = true;
+                    return Ok(Tok::Const(tok));
+                }
+            }
+        }
+        let idl = id_len(s, i);
+        // Numbers: compare lengths of the numeric rules.
+        let hexl = if c == b'0' && matches!(s.get(i + 1), Some(b'x' | b'X')) {
+            let d = digits(s, i + 2, |c| c.is_ascii_hexdigit());
+            if d > 0 {
+                2 + d
+            } else {
+                0
+            }
+        } else {
+            0
+        };
+        let numl = number_len(s, i);
+        let fbody = float_body_len(s, i);
+        let dbll = if fbody > 0 {
+            fbody + usize::from(s.get(i + fbody).is_some_and(|c| b"LlDd".contains(c)))
+        } else {
+            0
+        };
+        let fltl = if fbody > 0 && s.get(i + fbody).is_some_and(|c| b"Ff".contains(c)) {
+            fbody + 1
+        } else {
+            0
+        };
+        let xul = if hexl > 0 {
+            let k = i + hexl;
+            match (s.get(k), s.get(k + 1)) {
+                (Some(b'L' | b'l'), Some(b'L' | b'l')) => hexl + 2,
+                (Some(b'S' | b's' | b'L' | b'l'), _) => hexl + 1,
+                _ => hexl,
+            }
+        } else {
+            0
+        };
+        let best_num = hexl.max(numl).max(dbll).max(fltl).max(xul);
+        if idl > 0 && idl >= best_num {
+            // Keyword-with-colon beats the bare identifier by one byte.
+            let raw = &s[i..i + idl];
+            if s.get(i + idl) == Some(&b':') {
+                let kw = match raw {
+                    b"types" => Some(Tok::Types),
+                    b"dimensions" => Some(Tok::Dimensions),
+                    b"variables" => Some(Tok::Variables),
+                    b"data" => Some(Tok::Data),
+                    b"group" => Some(Tok::Group),
+                    _ => None,
+                };
+                if let Some(kw) = kw {
+                    self.pos = i + idl + 1;
+                    return Ok(kw);
+                }
+            }
+            self.pos = i + idl;
+            return self.word(raw);
+        }
+        if best_num > 0 {
+            self.pos = i + best_num;
+            let text = &s[i..i + best_num];
+            // Equal lengths: OPAQUESTRING, NUMBER, XUNUMBER, DBLNUMBER, FLTNUMBER in rule order.
+            if best_num == hexl {
+                let mut hex: String = String::from_utf8_lossy(&text[2..]).to_ascii_lowercase();
+                if hex.len() % 2 == 1 {
+                    hex.push('0');
+                }
+                return Ok(Tok::Const(ConstKind::Opaque(hex)));
+            }
+            if best_num == numl {
+                return self.integer(text);
+            }
+            if best_num == xul {
+                return Ok(Tok::Const(ConstKind::UInt(hex_scanf(&text[2..]))));
+            }
+            let t = String::from_utf8_lossy(text);
+            if best_num == dbll {
+                let body = t.trim_end_matches(['L', 'l', 'D', 'd']);
+                return match body.parse::<f64>() {
+                    Ok(v) => Ok(Tok::Const(ConstKind::Double(v))),
+                    Err(_) => self.err(format!("bad long or double constant: {t}")),
+                };
+            }
+            let body = t.trim_end_matches(['F', 'f']);
+            return match body.parse::<f32>() {
+                Ok(v) => Ok(Tok::Const(ConstKind::Float(v))),
+                Err(_) => self.err(format!("bad float constant: {t}")),
+            };
+        }
+        // '.' rule: any other single byte.
+        self.pos = i + 1;
+        Ok(Tok::Punct(c))
+    }
+
+    /// Length of a complete `"..."` string at `i`, or `None` when unterminated.
+    fn string_len(&self, i: usize) -> Option<usize> {
+        let s = self.src;
+        let mut j = i + 1;
+        while j < s.len() {
+            match s[j] {
+                b'"' => return Some(j + 1 - i),
+                // `\\.`: '.' does not match a newline; then '\\' fails [^"\\] too.
+                b'\\' => {
+                    if s.get(j + 1).is_some_and(|c| *c != b'\n') {
+                        j += 2;
+                    } else {
+                        return None;
+                    }
+                }
+                _ => j += 1,
+            }
+        }
+        None
+    }
+
+    fn word(&mut self, raw: &[u8]) -> Result<Tok, LexError> {
+        use crate::NcType as T;
+        let id_or = |t: Tok, allowed: bool| {
+            if allowed {
+                t
+            } else {
+                Tok::Ident(String::from_utf8_lossy(raw).into_owned())
+            }
+        };
+        let unsigned_ok = matches!(self.kind, ScanKind::Netcdf4 | ScanKind::Cdf5);
+        let string_ok = self.kind == ScanKind::Netcdf4;
+        let tok = match raw {
+            b"compound" | b"struct" | b"structure" => Tok::Compound,
+            b"enum" => Tok::Enum,
+            b"opaque" => Tok::Opaque,
+            b"float" | b"real" => Tok::TypeKw(T::Float),
+            b"double" => Tok::TypeKw(T::Double),
+            b"char" => Tok::TypeKw(T::Char),
+            b"byte" => Tok::TypeKw(T::Byte),
+            b"short" => Tok::TypeKw(T::Short),
+            b"int" | b"long" | b"integer" => Tok::TypeKw(T::Int),
+            b"ubyte" => id_or(Tok::TypeKw(T::UByte), unsigned_ok),
+            b"ushort" => id_or(Tok::TypeKw(T::UShort), unsigned_ok),
+            b"uint" | b"ulong" | b"uinteger" => id_or(Tok::TypeKw(T::UInt), unsigned_ok),
+            b"int64" => id_or(Tok::TypeKw(T::Int64), unsigned_ok),
+            b"uint64" => id_or(Tok::TypeKw(T::UInt64), unsigned_ok),
+            b"string" => id_or(Tok::TypeKw(T::String), string_ok),
+            b"unlimited" | b"UNLIMITED" => Tok::Unlimited,
+            b"netcdf" | b"NETCDF" | b"netCDF" => {
+                self.after_netcdf = true;
+                Tok::Netcdf
+            }
+            b"DoubleInf" | b"Infinity" => {
+                self.special_constants = true;
+                Tok::Const(ConstKind::Double(f64::INFINITY))
+            }
+            b"NaN" | b"nan" => {
+                self.special_constants = true;
+                Tok::Const(ConstKind::Double(f64::NAN))
+            }
+            b"FloatInf" | b"Infinityf" | b"Inff" => {
+                self.special_constants = true;
+                Tok::Const(ConstKind::Float(f32::INFINITY))
+            }
+            b"NaNf" | b"nanf" => {
+                self.special_constants = true;
+                Tok::Const(ConstKind::Float(f32::NAN))
+            }
+            b"NIL" | b"nil" | b"Nil" => Tok::Nil,
+            _ => {
+                if let Some(sp) = SPECIALS.iter().find(|sp| sp.name().as_bytes() == raw) {
+                    return Ok(Tok::Special(*sp));
+                }
+                if raw == BROKEN_SPECIAL.as_bytes() {
+                    return Ok(Tok::Eof);
+                }
+                let name = unescape_ident(raw);
+                if name == "_" {
+                    return Ok(Tok::FillMarker);
+                }
+                Tok::Ident(name)
+            }
+        };
+        Ok(tok)
+    }
+
+    /// An integer constant with optional tag (ncgen.l NUMBER rule, `collecttag`, `downconvert`).
+    fn integer(&mut self, text: &[u8]) -> Result<Tok, LexError> {
+        let tag_start = text
+            .iter()
+            .rposition(|c| !b"BbSsLlUu".contains(c))
+            .map_or(0, |p| p + 1);
+        let (body, tag) = text.split_at(tag_start);
+        let body_s = String::from_utf8_lossy(body).into_owned();
+        let mut t: Vec<u8> = tag.to_ascii_lowercase();
+        let mut has_u = false;
+        if t.first() == Some(&b'u') {
+            has_u = true;
+            t.remove(0);
+        } else if t.last() == Some(&b'u') {
+            has_u = true;
+            t.pop();
+        }
+        #[derive(PartialEq, Clone, Copy)]
+        enum Tag {
+            None,
+            B,
+            S,
+            I,
+            L,
+        }
+        let size = match t.as_slice() {
+            b"" => Tag::None,
+            b"b" => Tag::B,
+            b"s" => Tag::S,
+            b"l" => Tag::I,
+            b"ll" => Tag::L,
+            _ => {
+                return self.err(format!(
+                    "Illegal integer suffix: {}",
+                    String::from_utf8_lossy(tag)
+                ))
+            }
+        };
+        let neg = body.first() == Some(&b'-');
+        let digits_part = body_s.trim_start_matches(['+', '-']);
+        if neg && has_u {
+            return self.err(format!("Unsigned integer cannot be signed: {body_s}"));
+        }
+        let (radix, ds) = if digits_part.starts_with('0') {
+            (
+                8,
+                &digits_part[..digits_part
+                    .bytes()
+                    .take_while(|c| (b'0'..=b'7').contains(c))
+                    .count()],
+            )
+        } else {
+            (10, digits_part)
+        };
+        let Ok(u) = u64::from_str_radix(if ds.is_empty() { "0" } else { ds }, radix) else {
+            return self.err(format!("integer constant out of range: {body_s}"));
+        };
+        let range_err = |this: &Self| this.err("Value out of range".to_string());
+        if size == Tag::L && has_u && (u >> 63) == 1 {
+            return Ok(Tok::Const(ConstKind::UInt64(u)));
+        }
+        let mut v = u as i64;
+        if neg {
+            v = v.wrapping_neg();
+        }
+        let k = match (size, has_u) {
+            (Tag::None, false) => {
+                if i32::try_from(v).is_ok() {
+                    ConstKind::Int(v as i32)
+                } else if (0..=i64::from(u32::MAX)).contains(&v) {
+                    ConstKind::UInt(v as u32)
+                } else if v < 0 {
+                    ConstKind::Int64(v)
+                } else {
+                    ConstKind::UInt64(v as u64)
+                }
+            }
+            (_, true) if v < 0 => return range_err(self),
+            (Tag::B, true) if v <= 255 => ConstKind::UByte(v as u8),
+            (Tag::S, true) if v <= 65535 => ConstKind::UShort(v as u16),
+            (Tag::None | Tag::I, true) if v <= i64::from(u32::MAX) => ConstKind::UInt(v as u32),
+            (Tag::L, true) => ConstKind::UInt64(u),
+            (_, true) => return range_err(self),
+            (Tag::L, false) => ConstKind::Int64(v),
+            (Tag::B, false) => ConstKind::Byte(v as i8),
+            (Tag::S, false) => ConstKind::Short(v as i16),
+            (Tag::I, false) => ConstKind::Int(v as i32),
+        };
+        if self.kind == ScanKind::ClassicModel
+            && !matches!(
+                k,
+                ConstKind::Byte(_) | ConstKind::Short(_) | ConstKind::Int(_)
+            )
+        {
+            return self.err(format!(
+                "Illegal integer constant for classic format: {body_s}"
+            ));
+        }
+        Ok(Tok::Const(k))
+    }
+}
+
+/// `sscanf("%i")` of `0x<hex>` into an unsigned int: hex digits, saturating like `strtol`.
+fn hex_scanf(hex: &[u8]) -> u32 {
+    let mut v: u64 = 0;
+    for c in hex.iter().take_while(|c| c.is_ascii_hexdigit()) {
+        let d = u64::from((*c as char).to_digit(16).unwrap_or(0));
+        v = match v.checked_mul(16).and_then(|x| x.checked_add(d)) {
+            Some(x) if x <= i64::MAX as u64 => x,
+            _ => i64::MAX as u64,
+        };
+    }
+    v as u32
+}
+
+/// A character constant `'x'`, `'\ooo'`, `'\xhh'` or `'\c'` at `i`: its length and byte value.
+fn char_const(s: &[u8], i: usize) -> Option<(usize, u8)> {
+    let g = |k: usize| s.get(i + k).copied();
+    match (g(1)?, g(2)?) {
+        (b'\\', _) => {}
+        (c, b'\'') => return Some((3, c)),
+        _ => return None,
+    }
+    let oct = |c: u8| (b'0'..=b'7').contains(&c);
+    if let (Some(a), Some(b), Some(c), Some(b'\'')) = (g(2), g(3), g(4), g(5)) {
+        if oct(a) && oct(b) && oct(c) {
+            let v = (u32::from(a - b'0') << 6) | (u32::from(b - b'0') << 3) | u32::from(c - b'0');
+            return Some((6, v as u8));
+        }
+        if matches!(a, b'x' | b'X') && b.is_ascii_hexdigit() && c.is_ascii_hexdigit() {
+            let v = (b as char).to_digit(16)? * 16 + (c as char).to_digit(16)?;
+            return Some((6, v as u8));
+        }
+    }
+    if let (Some(c), Some(b'\'')) = (g(2), g(3)) {
+        if c == b'\n' {
+            return None;
+        }
+        let v = match c {
+            b'a' => 7,
+            b'b' => 8,
+            b'f' => 12,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'v' => 11,
+            b'0' => 0,
+            b'?' => 0o177,
+            other => other,
+        };
+        return Some((4, v));
+    }
+    None
+}
+
+/// Removes C escapes from a string body (`\n \t \" \\ \ooo \xhh`, others drop the backslash).
+pub(crate) fn unescape_string(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        let c = body[i];
+        if c != b'\\' || i + 1 >= body.len() {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        i += 1;
+        let e = body[i];
+        i += 1;
+        match e {
+            b'a' => out.push(7),
+            b'b' => out.push(8),
+            b'f' => out.push(12),
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'v' => out.push(11),
+            b'0'..=b'7' => {
+                let mut v = u32::from(e - b'0');
+                let mut n = 1;
+                while n < 3 && i < body.len() && (b'0'..=b'7').contains(&body[i]) {
+                    v = v * 8 + u32::from(body[i] - b'0');
+                    i += 1;
+                    n += 1;
+                }
+                out.push(v as u8);
+            }
+            b'x' | b'X' => {
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < 2 && i < body.len() && body[i].is_ascii_hexdigit() {
+                    v = v * 16 + (body[i] as char).to_digit(16).unwrap_or(0);
+                    i += 1;
+                    n += 1;
+                }
+                out.push(v as u8);
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Makes a [`Const`] from a constant token at `line`.
+pub(crate) fn constant(kind: ConstKind, line: u32) -> Const {
+    Const { kind, line }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(src: &str) -> Vec<Tok> {
+        let mut lx = Lexer::new(src.as_bytes(), ScanKind::Unset);
+        let mut v = Vec::new();
+        loop {
+            let t = lx.next_token().unwrap();
+            if t == Tok::Eof {
+                return v;
+            }
+            v.push(t);
+        }
+    }
+
+    fn err(src: &str, kind: ScanKind) -> String {
+        let mut lx = Lexer::new(src.as_bytes(), kind);
+        loop {
+            match lx.next_token() {
+                Ok(Tok::Eof) => panic!("no error in {src}"),
+                Ok(_) => {}
+                Err(e) => return e.msg,
+            }
+        }
+    }
+
+    #[test]
+    fn integers_and_tags() {
+        use ConstKind::*;
+        assert_eq!(
+            toks("010 08 255b 65535s 100us 7UL 1ll 3000000000 -3000000000 18446744073709551615"),
+            vec![
+                Tok::Const(Int(8)),
+                Tok::Const(Int(0)),
+                Tok::Const(Byte(-1)),
+                Tok::Const(Short(-1)),
+                Tok::Const(UShort(100)),
+                Tok::Const(UInt(7)),
+                Tok::Const(Int64(1)),
+                Tok::Const(UInt(3000000000)),
+                Tok::Const(Int64(-3000000000)),
+                Tok::Const(Int(-1)),
+            ]
+        );
+        assert_eq!(
+            toks("18446744073709551615ull 0x1Fs 0xABC"),
+            vec![
+                Tok::Const(UInt64(u64::MAX)),
+                Tok::Const(UInt(31)),
+                Tok::Const(Opaque("abc0".into()))
+            ]
+        );
+        assert_eq!(
+            err("-1u", ScanKind::Unset),
+            "Unsigned integer cannot be signed: -1"
+        );
+        assert_eq!(err("256ub", ScanKind::Unset), "Value out of range");
+        assert_eq!(
+            err("99999999999999999999", ScanKind::Unset),
+            "integer constant out of range: 99999999999999999999"
+        );
+        assert_eq!(
+            err("3000000000", ScanKind::ClassicModel),
+            "Illegal integer constant for classic format: 3000000000"
+        );
+    }
+
+    #[test]
+    fn floats_words_strings() {
+        use ConstKind::*;
+        assert_eq!(
+            toks("1.5 2.5e-3F 1e3 .5d -Infinity e5"),
+            vec![
+                Tok::Const(Double(1.5)),
+                Tok::Const(Float(2.5e-3)),
+                Tok::Const(Double(1000.0)),
+                Tok::Const(Double(0.5)),
+                Tok::Const(Double(f64::NEG_INFINITY)),
+                Tok::Ident("e5".into()),
+            ]
+        );
+        assert!(matches!(toks("NaNf")[0], Tok::Const(Float(f)) if f.is_nan()));
+        assert_eq!(
+            toks("data: data x-1.y \\1a a\\ b _ ubyte string 'a' '\\n' '\\101' \"a\\tb\\\"\""),
+            vec![
+                Tok::Data,
+                Tok::Ident("data".into()),
+                Tok::Ident("x-1.y".into()),
+                Tok::Ident("1a".into()),
+                Tok::Ident("a b".into()),
+                Tok::FillMarker,
+                Tok::Ident("ubyte".into()),
+                Tok::Ident("string".into()),
+                Tok::Const(Byte(97)),
+                Tok::Const(Byte(10)),
+                Tok::Const(Byte(65)),
+                Tok::Const(Str(b"a\tb\"".to_vec())),
+            ]
+        );
+        assert_eq!(
+            toks("/g1/g2/x v:_FillValue // c\n/* x\n */ ;"),
+            vec![
+                Tok::Path(vec!["g1".into(), "g2".into(), "x".into()]),
+                Tok::Ident("v".into()),
+                Tok::Punct(b':'),
+                Tok::Special(Special::FillValue),
+                Tok::Punct(b';'),
+            ]
+        );
+        let mut lx = Lexer::new(b"netcdf my file\n {", ScanKind::Unset);
+        assert_eq!(lx.next_token().unwrap(), Tok::Netcdf);
+        assert_eq!(lx.next_token().unwrap(), Tok::DatasetId("myfile".into()));
+        assert_eq!(lx.next_token().unwrap(), Tok::Punct(b'{'));
+        assert_eq!(lx.line(), 1);
+    }
+}
