@@ -221,6 +221,24 @@ impl<'f> Variable<'f> {
             .map_err(|e| e.object(self.name()))
     }
 
+    /// Reads a selection as native-endian bytes of the variable's own fixed-size atomic type into
+    /// `out` (resized to fit, its allocation reused), for bulk copies that should not convert or
+    /// reallocate per call.
+    ///
+    /// # Errors
+    /// As [`Variable::get_raw_values`]; NC_EBADTYPE for string and user-defined types.
+    pub fn get_raw_bytes(&self, extents: impl Into<Extents>, out: &mut Vec<u8>) -> Result<()> {
+        let slab = self.file.check_slab(self.id, &extents.into(), false)?;
+        let size = raw_size(self.vartype(), self.name())?;
+        let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
+        // Every byte is overwritten by the read, so a buffer of the right length is not cleared.
+        out.resize(n.checked_mul(size).ok_or(ErrorKind::NoMem)?, 0);
+        self.file
+            .backend()
+            .read_raw(self.id, &slab, out)
+            .map_err(|e| e.object(self.name()))
+    }
+
     /// Reads a selection converted to `T` (NC_ERANGE if a value does not fit; NC_ECHAR for text).
     /// `u8` reads char variables as raw text.
     pub fn get_values<T: NcElement>(&self, extents: impl Into<Extents>) -> Result<Vec<T>> {
@@ -287,6 +305,17 @@ fn raw_byte_access(format: Format, var_type: NcType, mem_type: NcType) -> bool {
     mem_type == NcType::UByte
         && (var_type == NcType::Char
             || (var_type == NcType::Byte && matches!(format, Format::Classic | Format::Offset64)))
+}
+
+/// Size of one value for the raw byte API: fixed-size atomic types only.
+fn raw_size(typ: NcType, name: &str) -> Result<usize> {
+    match typ.atomic_size() {
+        Some(size) if typ != NcType::String => Ok(size),
+        _ => fail(
+            ErrorKind::BadType,
+            format!("{name}: raw bytes need a fixed-size atomic type"),
+        ),
+    }
 }
 
 /// Options for creating a file.
@@ -528,6 +557,35 @@ impl FileMut {
         };
         let raw = convert::values_to_ne_bytes(&values)?;
         let r = self.backend_mut().write_raw(var, &slab, &raw);
+        self.with_path(r)
+    }
+
+    /// Writes native-endian bytes of the variable's own fixed-size atomic type into a selection
+    /// (the counterpart of [`Variable::get_raw_bytes`]).
+    ///
+    /// # Errors
+    /// As [`FileMut::put_raw_values`]; NC_EBADTYPE for string and user-defined types, NC_EEDGE
+    /// when `data` does not hold exactly the selection.
+    pub fn put_raw_bytes(
+        &mut self,
+        var: VarId,
+        data: &[u8],
+        extents: impl Into<Extents>,
+    ) -> Result<()> {
+        let slab = self.file.check_slab(var, &extents.into(), true)?;
+        let def = self.schema().var(var);
+        let size = raw_size(def.typ, &def.name)? as u64;
+        if slab.num_elements().checked_mul(size) != Some(data.len() as u64) {
+            return fail(
+                ErrorKind::Edge,
+                format!(
+                    "{} bytes for a selection of {} values of {size} bytes",
+                    data.len(),
+                    slab.num_elements()
+                ),
+            );
+        }
+        let r = self.backend_mut().write_raw(var, &slab, data);
         self.with_path(r)
     }
 
