@@ -32,7 +32,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use purecdf::model::ROOT;
-use purecdf::{CreateOptions, Error, ErrorKind, File, FileMut, VarId};
+use purecdf::{CreateOptions, Error, ErrorKind, File, FileMut, NcType, VarId};
 
 use options::{ArgError, Kind, Options};
 use plan::{DataOrder, Piece};
@@ -344,7 +344,6 @@ fn copy_data(
 ) -> Result<(), Failure> {
     let s = input.schema();
     let order: DataOrder = plan::data_order(s, o);
-    let buf = o.buffer.min(MAX_PIECE_BYTES);
     let var_bytes = |v: VarId| -> u64 {
         s.shape(v)
             .iter()
@@ -355,21 +354,18 @@ fn copy_data(
         .iter()
         .chain(&order.by_record)
         .fold(0u64, |a, &v| a.saturating_add(var_bytes(v)));
-    let mut progress = Progress::new(total);
+    let mut c = Copier {
+        input,
+        out,
+        varmap,
+        limit: o.buffer.min(MAX_PIECE_BYTES),
+        buf: Vec::new(),
+        progress: Progress::new(total),
+    };
     for &v in &order.whole {
         let shape = s.shape(v);
         let start = vec![0; shape.len()];
-        copy_region(
-            input,
-            out,
-            v,
-            varmap,
-            &start,
-            &shape,
-            buf,
-            (1681, 1685),
-            &mut progress,
-        )?;
+        c.region(v, &start, &shape, (1681, 1685))?;
     }
     for rec in 0..order.nrecs {
         for &v in &order.by_record {
@@ -379,52 +375,58 @@ fn copy_data(
                 *first = 1;
                 start[0] = rec;
             }
-            copy_region(
-                input,
-                out,
-                v,
-                varmap,
-                &start,
-                &count,
-                buf,
-                (1908, 1909),
-                &mut progress,
-            )?;
+            c.region(v, &start, &count, (1908, 1909))?;
         }
     }
-    progress.finish();
+    c.progress.finish();
     Ok(())
 }
 
-/// Copies one region of variable `v`, cut into pieces that fit `buf` bytes.
-#[allow(clippy::too_many_arguments)]
-fn copy_region(
-    input: &File,
-    out: &mut FileMut,
-    v: VarId,
-    varmap: &HashMap<VarId, VarId>,
-    start: &[u64],
-    count: &[u64],
-    buf: u64,
-    lines: (u32, u32),
-    progress: &mut Progress,
-) -> Result<(), Failure> {
-    let Some(&ov) = varmap.get(&v) else {
-        // netcdf-c looks the output variable up by name and fails with NC_ENOTVAR.
-        let err = Error::new(ErrorKind::NotVar).object(input.schema().var(v).name.clone());
-        return Err(Failure::Nc { err, line: 1616 });
-    };
-    let elem = elem_size(input, v);
-    let var = input.variable_by_id(v);
-    for Piece { start, count } in plan::pieces(start, count, elem, buf) {
-        let values = var
-            .get_raw_values((start.as_slice(), count.as_slice()))
-            .at(lines.0)?;
-        out.put_raw_values(ov, &values, (start.as_slice(), count.as_slice()))
-            .at(lines.1)?;
-        progress.advance(values.len() as u64 * elem);
+/// The state of the data copy: both files, the variable map and one reused buffer.
+struct Copier<'a> {
+    input: &'a File,
+    out: &'a mut FileMut,
+    varmap: &'a HashMap<VarId, VarId>,
+    /// Largest piece in bytes (`-m`, capped at [`MAX_PIECE_BYTES`]).
+    limit: u64,
+    /// The copy buffer, reused for every piece.
+    buf: Vec<u8>,
+    progress: Progress,
+}
+
+impl Copier<'_> {
+    /// Copies one region of variable `v`, cut into pieces that fit the buffer; `lines` are the
+    /// `nccopy.c` lines of netcdf-c's get and put calls.
+    fn region(
+        &mut self,
+        v: VarId,
+        start: &[u64],
+        count: &[u64],
+        lines: (u32, u32),
+    ) -> Result<(), Failure> {
+        let Some(&ov) = self.varmap.get(&v) else {
+            // netcdf-c looks the output variable up by name and fails with NC_ENOTVAR.
+            let name = self.input.schema().var(v).name.clone();
+            let err = Error::new(ErrorKind::NotVar).object(name);
+            return Err(Failure::Nc { err, line: 1616 });
+        };
+        let elem = elem_size(self.input, v);
+        let var = self.input.variable_by_id(v);
+        let fixed_size = var.vartype().is_numeric() || var.vartype() == NcType::Char;
+        for Piece { start, count } in plan::pieces(start, count, elem, self.limit) {
+            let sel = (start.as_slice(), count.as_slice());
+            if fixed_size {
+                var.get_raw_bytes(sel, &mut self.buf).at(lines.0)?;
+                self.out.put_raw_bytes(ov, &self.buf, sel).at(lines.1)?;
+                self.progress.advance(self.buf.len() as u64);
+            } else {
+                let values = var.get_raw_values(sel).at(lines.0)?;
+                self.out.put_raw_values(ov, &values, sel).at(lines.1)?;
+                self.progress.advance(values.len() as u64 * elem);
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]
