@@ -92,10 +92,9 @@ pub(crate) fn char_buffer(
                 buf.push(*b);
                 1
             }
-            ConstKind::Fill => {
-                buf.push(fillchar);
-                1
-            }
+            // `_` adds no character but counts as one, so it pads to the end of the row
+            // (netcdf-c 4.9 behaviour, checked against its ncgen).
+            ConstKind::Fill => 1,
             _ => continue, // ncgen warns and ignores it
         };
         if size == 0 || size % unit > 0 {
@@ -108,7 +107,11 @@ pub(crate) fn char_buffer(
         }
     }
     let len = buf.len() as u64;
-    if !(len == 0 && expected == 1) && len <= expected && expected > 0 && !len.is_multiple_of(expected) {
+    if !(len == 0 && expected == 1)
+        && len <= expected
+        && expected > 0
+        && !len.is_multiple_of(expected)
+    {
         let pad = expected - len % expected;
         buf.extend(std::iter::repeat_n(fillchar, pad as usize));
     }

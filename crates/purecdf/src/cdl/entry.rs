@@ -64,6 +64,10 @@ pub fn parse(src: &[u8]) -> crate::Result<CdlDataset> {
 /// A [`CdlError`] whose [`CdlError::ncgen_line`] is the first line netcdf-c's ncgen prints.
 pub fn parse_with(src: &[u8], opts: &ParseOptions) -> Result<CdlDataset, CdlError> {
     let mut src = src;
+    if src.len() == 1 {
+        // ncgen reads two bytes to look for a BOM and only rewinds when it got both.
+        src = &[];
+    }
     if src.len() >= 2 {
         match src[0] {
             0x00 | 0xFF | 0xFE => {

@@ -209,7 +209,8 @@ impl Tok {
                 Special::QuantizeBr => "_QUANTIZEBR",
             }
             .into(),
-            Tok::Punct(b) => format!("'{}'", *b as char),
+            Tok::Punct(b) if b"{};,=()*:".contains(b) => format!("'{}'", *b as char),
+            Tok::Punct(_) => "invalid token".into(),
             Tok::Eof => "end of file".into(),
         }
     }
@@ -276,6 +277,7 @@ fn id_len(s: &[u8], i: usize) -> usize {
 
 /// Removes identifier escapes (`\x` → `x`).
 pub(crate) fn unescape_ident(raw: &[u8]) -> String {
+    use unicode_normalization::UnicodeNormalization;
     let mut out = Vec::with_capacity(raw.len());
     let mut i = 0;
     while i < raw.len() {
@@ -285,7 +287,8 @@ pub(crate) fn unescape_ident(raw: &[u8]) -> String {
         out.push(raw[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    // Names are compared in NFC, the form the library stores.
+    String::from_utf8_lossy(&out).nfc().collect()
 }
 
 fn digits(s: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> usize {

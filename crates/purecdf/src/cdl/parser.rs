@@ -443,13 +443,10 @@ impl<'a> Parser<'a> {
                 Self::ref_name(reftok)
             )));
         };
+        // netcdf-c 4.9 accepts a type prefix that differs from the variable's type and converts
+        // the value to the variable's type.
+        let _ = typ;
         let vt = self.out.schema.var(v).typ;
-        if typ.is_some_and(|t| t != vt) {
-            return Err(self.plain(format!(
-                "_FillValue attribute type does not match variable type: {}",
-                self.out.schema.var(v).name
-            )));
-        }
         self.make_attribute(Some(v), "_FillValue".into(), Some(vt), data, line)
     }
 

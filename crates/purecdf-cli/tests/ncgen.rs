@@ -1,0 +1,340 @@
+//! `ncgen` against netcdf-c 4.9.0's: committed fixtures (no reference tool needed), the
+//! conformance CDL corpus and error cases side by side with `/usr/bin/ncgen` (skipped when it is
+//! not installed, unless `PURECDF_REQUIRE_REFERENCE=1`, which turns a missing tool into a failure).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const OURS: &str = env!("CARGO_BIN_EXE_ncgen");
+const REFERENCE: &str = "/usr/bin/ncgen";
+const CORPUS: &str = "/work/shared/conformance/netcdf-c/ncdump/cdl";
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ncgen")
+}
+
+/// True when the reference tool can be used; panics when it is required but missing.
+fn reference_available() -> bool {
+    let have = Path::new(REFERENCE).exists();
+    if !have && std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() == Ok("1") {
+        panic!("{REFERENCE} is required (PURECDF_REQUIRE_REFERENCE=1) but not installed");
+    }
+    have
+}
+
+struct Run {
+    code: i32,
+    stderr: String,
+    output: Option<Vec<u8>>,
+}
+
+impl Run {
+    fn first_line(&self) -> &str {
+        self.stderr.lines().next().unwrap_or("")
+    }
+}
+
+/// Runs `tool args... input` in `dir` with `-o out.nc` appended when `out` is given.
+fn run(tool: &str, dir: &Path, args: &[&str], input: &str, out: Option<&str>) -> Run {
+    let mut cmd = Command::new(tool);
+    cmd.current_dir(dir).args(args);
+    if let Some(o) = out {
+        let _ = std::fs::remove_file(dir.join(o));
+        cmd.args(["-o", o]);
+    }
+    cmd.arg(input);
+    let r = cmd.output().expect("run ncgen");
+    Run {
+        code: r.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&r.stderr).into_owned(),
+        output: out.and_then(|o| std::fs::read(dir.join(o)).ok()),
+    }
+}
+
+/// (input CDL, ncgen options, committed output made by netcdf-c's ncgen)
+const FIXTURES: &[(&str, &[&str], &str)] = &[
+    ("types.cdl", &["-b"], "types.nc"),
+    ("types.cdl", &["-k", "nc6", "-b"], "types_nc6.nc"),
+    ("chars.cdl", &["-b"], "chars.nc"),
+    ("names.cdl", &["-b"], "names.nc"),
+    ("records.cdl", &["-b"], "records.nc"),
+    ("records.cdl", &["-x", "-b"], "records_nofill.nc"),
+    ("format_attr.cdl", &["-b"], "format_attr.nc"),
+    ("cdf5.cdl", &["-k", "nc5", "-b"], "cdf5.nc"),
+];
+
+#[test]
+fn fixtures_byte_identical_to_committed_reference_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (cdl, args, expected) in FIXTURES {
+        let input = data_dir().join(cdl);
+        let r = run(
+            OURS,
+            tmp.path(),
+            args,
+            input.to_str().unwrap(),
+            Some("out.nc"),
+        );
+        assert_eq!(r.code, 0, "{cdl} {args:?}: {}", r.stderr);
+        let want = std::fs::read(data_dir().join(expected)).unwrap();
+        assert!(
+            r.output.as_deref() == Some(&want[..]),
+            "{cdl} {args:?} differs from {expected}"
+        );
+    }
+}
+
+#[test]
+fn fixtures_match_reference_tool() {
+    if !reference_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for (cdl, args, expected) in FIXTURES {
+        let input = data_dir().join(cdl);
+        let r = run(
+            REFERENCE,
+            tmp.path(),
+            args,
+            input.to_str().unwrap(),
+            Some("ref.nc"),
+        );
+        let want = std::fs::read(data_dir().join(expected)).unwrap();
+        assert!(
+            r.output.as_deref() == Some(&want[..]),
+            "fixture {expected} is stale"
+        );
+    }
+}
+
+/// Every CDL of netcdf-c's ncdump suite, as classic, 64-bit offset and CDF-5, with and without
+/// `-x`: same exit code, same first message line, and the same bytes when a file is written.
+#[test]
+fn conformance_corpus_matches_reference() {
+    if !reference_available() || !Path::new(CORPUS).is_dir() {
+        assert!(
+            std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() != Ok("1"),
+            "{CORPUS} missing"
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(CORPUS)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cdl"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 50);
+    let mut compared = 0;
+    for f in &files {
+        let input = f.to_str().unwrap();
+        // bigf3/bigr3 make 4 GB files as 64-bit offset or CDF-5: classic only for big*.
+        let big = f
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("big"));
+        for (kind, nofill) in [
+            ("classic", false),
+            ("classic", true),
+            ("nc6", false),
+            ("nc5", true),
+        ] {
+            if big && kind != "classic" {
+                continue;
+            }
+            {
+                let mut args = vec!["-k", kind, "-b"];
+                if nofill {
+                    args.push("-x");
+                }
+                let want = run(REFERENCE, tmp.path(), &args, input, Some("ref.nc"));
+                let got = run(OURS, tmp.path(), &args, input, Some("our.nc"));
+                let what = format!("{input} {args:?}");
+                assert_eq!(
+                    got.code, want.code,
+                    "{what}: exit code; ours: {}",
+                    got.stderr
+                );
+                assert_eq!(got.first_line(), want.first_line(), "{what}: message");
+                if want.code == 0 {
+                    assert!(got.output == want.output, "{what}: bytes differ");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 150, "only {compared} files compared");
+}
+
+/// Bad CDL and the first line and exit status netcdf-c 4.9.0's ncgen gives for it.
+const ERRORS: &[(&str, i32, &str)] = &[
+    ("netcdf x {", 1, "ncgen: in.cdl line 1: syntax error, unexpected end of file, expecting GROUP or '}'"),
+    ("netcdf x { dimensions: d = 2 e = 3 ; }", 1, "ncgen: in.cdl line 1: syntax error, unexpected IDENT, expecting ';'"),
+    ("netcdf x { variables: int v ; v:a = 1 }", 1, "ncgen: in.cdl line 1: syntax error, unexpected '}', expecting ';'"),
+    ("netcdf x {\n dimensions: d = 2 ;\n variables: int v(d ; }", 1, "ncgen: in.cdl line 3: syntax error, unexpected ';', expecting ',' or ')'"),
+    ("netcdf x { variables: foo x ; }", 1, "Undefined name (line 1): foo"),
+    ("netcdf x { variables: int v; data: w = 1; }", 1, "Undefined name (line 1): w"),
+    ("netcdf x { variables: int 3 ; }", 1, "ncgen: in.cdl line 1: syntax error, unexpected INT_CONST"),
+    ("netcdf x { dimensions: d = 2 ; d = 3 ; }", 1, "ncgen: in.cdl line 1: Duplicate dimension declaration for d"),
+    ("netcdf x { variables: int v, v ; }", 1, "ncgen: in.cdl line 1: Duplicate variable declaration for v"),
+    ("x\n", 1, "ncgen: in.cdl line 1: syntax error, unexpected IDENT, expecting NETCDF"),
+    // A one-byte file is consumed by ncgen's BOM check.
+    ("x", 1, "ncgen: in.cdl line 1: syntax error, unexpected end of file, expecting NETCDF"),
+    ("netcdf x { :a = 1, \"b\" ; }", 1, "ncgen: in.cdl line 1: Non-simple list of values for untyped attribute: /a"),
+    ("netcdf x { :a = 99999999999999999999 ; }", 1, "ncgen: in.cdl line 1: integer constant out of range: 99999999999999999999"),
+    ("netcdf x { :a = -1u ; }", 1, "ncgen: in.cdl line 1: Unsigned integer cannot be signed: -1"),
+    ("netcdf x { :a = 256ub ; }", 1, "ncgen: in.cdl line 1: Value out of range"),
+    ("netcdf x { variables: int v ; v:_FillValue = 1, 2 ; }", 1, "_FillValue: must be a single (possibly compound) value"),
+    ("netcdf x { } junk", 1, "ncgen: in.cdl line 1: syntax error, unexpected IDENT, expecting end of file"),
+    ("netcdf x { :a = _ ; }", 1, "Attribute data may not contain fill values (i.e. _ ): a"),
+    ("netcdf x { dimensions: d = 2 ; variables: int v(q) ; }", 1, "Undefined or forward referenced dimension: q"),
+    ("netcdf x { :a = 3000000000 ; }", 1, "ncgen: NetCDF: Not a valid data type or _FillValue type mismatch"),
+    ("netcdf x { variables: ubyte v ; }", 1, "ncgen: NetCDF: Not a valid data type or _FillValue type mismatch"),
+    ("netcdf x { variables: int v ; v:_Storage = \"weird\" ; }", 1, "_Storage: illegal value: weird"),
+    ("netcdf x { :_Format = \"nonsense\" ; }", 1, "_Format: illegal value: nonsense"),
+    ("netcdf x { dimensions: d = 2 ; variables: int v(d) ; data: v = {1, 2} ; }", 1, "ncgen: in.cdl line 1: Expected primitive found {..}"),
+    ("netcdf x { dimensions: d = unlimited ; e = unlimited ; variables: int v(d, e) ; }", 1, "ncgen: in.cdl line 1: Variable: /v: UNLIMITED must be in first dimension only"),
+    ("netcdf x { variables: int v ; data: v = foo(1) ; }", 1, "Unknown function name: foo"),
+    ("netcdf x { dimensions: d = 2, e ; }", 1, "ncgen: in.cdl line 1: syntax error, unexpected ';', expecting '='"),
+    ("netcdf x { variables: int v( ; }", 1, "ncgen: in.cdl line 1: syntax error, unexpected ';', expecting IDENT or PATH"),
+    ("netcdf x { variables: double v ; v:_DeflateLevel = \"x\" ; }", 1, "ncgen: in.cdl line 1: syntax error, unexpected TERMSTRING, expecting INT_CONST or INT64_CONST or UINT_CONST or UINT64_CONST"),
+    ("netcdf x { variables: int v ; v:_Shuffle = 2 ; }", 1, "_Shuffle: illegal value"),
+    ("netcdf x { :a = 1 , ; }", 1, "ncgen: in.cdl line 1: syntax error, unexpected ';'"),
+    ("netcdf x { :a = 'ab' ; }", 1, "ncgen: in.cdl line 1: syntax error, unexpected invalid token, expecting ';'"),
+    ("netcdf x { variables: int v ; v:_Storage = \"contiguous\" ; }", 1, ""),
+    ("netcdf x { variables: int v ; v:_Endianness = \"big\" ; }", 1, ""),
+    ("netcdf x { group: g { } }", 1, ""),
+    ("netcdf x { types: int enum e { a = 1 } ; }", 1, ""),
+    ("netcdf x { variables: int v ; v:_Storage = \"contiguous\" ; :_Format = \"classic\" ; }", 1, "ncgen: NetCDF: Attempting netcdf-4 operation on netcdf-3 file"),
+    ("netcdf x { group: g { } :_Format = \"classic\" ; }", 0, "-k or _Format conflicts with enhanced CDL input"),
+    ("\u{feff}netcdf x { }", 0, ""),
+];
+
+#[test]
+fn error_cases() {
+    let tmp = tempfile::tempdir().unwrap();
+    let have_ref = reference_available();
+    for (cdl, code, first) in ERRORS {
+        std::fs::write(tmp.path().join("in.cdl"), cdl).unwrap();
+        let got = run(OURS, tmp.path(), &["-b"], "in.cdl", Some("o.nc"));
+        if !first.is_empty() || *code == 0 {
+            assert_eq!(got.first_line(), *first, "{cdl}");
+            assert_eq!(got.code, *code, "{cdl}");
+        } else {
+            // netCDF-4 output: netcdf-c writes it, purecdf cannot yet.
+            assert_eq!(got.code, 1, "{cdl}");
+            assert!(
+                got.first_line()
+                    .starts_with("ncgen: NetCDF: Attempt to use feature"),
+                "{cdl}"
+            );
+            continue;
+        }
+        if have_ref {
+            let want = run(REFERENCE, tmp.path(), &["-b"], "in.cdl", Some("o.nc"));
+            assert_eq!(want.first_line(), *first, "reference changed for {cdl}");
+            assert_eq!(want.code, *code, "reference exit code for {cdl}");
+        }
+    }
+}
+
+#[test]
+fn command_line_behaviour() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    std::fs::write(
+        d.join("good.data.cdl"),
+        "netcdf named { dimensions: n = 1 ; }",
+    )
+    .unwrap();
+    let ours = |args: &[&str]| {
+        let r = Command::new(OURS)
+            .current_dir(d)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            r.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&r.stderr).into_owned(),
+        )
+    };
+    // Syntax check only: no -b/-k/-o/-l, no file written.
+    assert_eq!(ours(&["good.data.cdl"]).0, 0);
+    assert!(!d.join("good.data.nc").exists());
+    // -k alone writes, named after the input without its last extension.
+    assert_eq!(ours(&["-k", "nc3", "good.data.cdl"]).0, 0);
+    assert!(d.join("good.data.nc").exists());
+    // -n uses the legacy .cdf extension.
+    assert_eq!(ours(&["-n", "good.data.cdl"]).0, 0);
+    assert!(d.join("good.data.cdf").exists());
+    // Standard input: the dataset name (or -N) names the output.
+    let r = Command::new(OURS)
+        .current_dir(d)
+        .args(["-b", "-N", "other"])
+        .stdin(std::fs::File::open(d.join("good.data.cdl")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(0));
+    assert!(d.join("other.nc").exists());
+    assert_eq!(
+        ours(&["-k", "foo", "good.data.cdl"]),
+        (2, "Invalid format: foo\n".into())
+    );
+    assert_eq!(
+        ours(&["a.cdl", "b.cdl"]),
+        (6, "ncgen: only one input file argument permitted\n".into())
+    );
+    assert_eq!(
+        ours(&["-b", "missing.cdl"]),
+        (
+            7,
+            "can't open file missing.cdl for reading: \nNo such file or directory\n".into()
+        )
+    );
+    assert_eq!(
+        ours(&["-l", "c", "good.data.cdl"]),
+        (1, "C not currently supported\n".into())
+    );
+    assert_eq!(
+        ours(&["-l", "cobol", "good.data.cdl"]),
+        (1, "ncgen: output language cobol not implemented\n".into())
+    );
+    assert_eq!(ours(&["-b", "-lb", "good.data.cdl"]).0, 1);
+    assert_eq!(ours(&["-Z", "good.data.cdl"]).0, 8);
+    assert_eq!(ours(&["-k", "nc4", "good.data.cdl"]).0, 1);
+    std::fs::write(d.join("utf16.cdl"), b"\xff\xfenetcdf x { }").unwrap();
+    assert_eq!(
+        ours(&["-b", "utf16.cdl"]),
+        (
+            1,
+            "Input file contains a BOM indicating a non-UTF8 encoding\n".into()
+        )
+    );
+}
+
+#[test]
+fn header_only_writes_no_data() {
+    if !reference_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let input = data_dir().join("records.cdl");
+    for args in [&["-H", "-b"][..], &["-H", "-x", "-b"][..]] {
+        let want = run(
+            REFERENCE,
+            tmp.path(),
+            args,
+            input.to_str().unwrap(),
+            Some("r.nc"),
+        );
+        let got = run(
+            OURS,
+            tmp.path(),
+            args,
+            input.to_str().unwrap(),
+            Some("o.nc"),
+        );
+        assert_eq!(got.code, want.code);
+        assert!(got.output == want.output, "{args:?}");
+    }
+}
