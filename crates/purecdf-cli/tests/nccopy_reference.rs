@@ -432,3 +432,88 @@ fn single_page_record_padding_matches_reference() {
         ],
     );
 }
+
+/// Makes `name.nc` from CDL text with the reference `ncgen -k classic`.
+fn reference_ncgen(dir: &Path, name: &str, cdl: &str) -> PathBuf {
+    let cdl_path = dir.join(format!("{name}.cdl"));
+    std::fs::write(&cdl_path, cdl).unwrap();
+    let nc = dir.join(format!("{name}.nc"));
+    let args: Vec<String> = ["-k", "classic", "-o"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([nc.display().to_string(), cdl_path.display().to_string()])
+        .collect();
+    let (code, err) = run(REF_NCGEN, &args, dir);
+    assert_eq!(code, Some(0), "reference ncgen failed: {err}");
+    nc
+}
+
+/// Known difference, left to the classic writer: netcdf-c writes the header through windows of
+/// `min(header size, chunk)` bytes (`ncx_put_NC`/`fault_v1hs`, chunk 8192 here), and the last
+/// window is flushed whole, so a header longer than one chunk can leave the file longer than its
+/// data (here 16324 bytes instead of 10416: the window opened at 8132 for an attribute value that
+/// did not fit ends at 8132 + 8192).
+#[test]
+#[ignore = "netcdf-c flushes the last header window whole; the classic writer stops at the data"]
+fn header_longer_than_a_chunk_matches_reference() {
+    if reference_tools().is_none() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let mut cdl =
+        String::from("netcdf big_header {\ndimensions:\n t = UNLIMITED ;\n s = 3 ;\nvariables:\n");
+    for i in 0..70 {
+        cdl += &format!(
+            " char v{i}(t, s) ;\n  v{i}:long_name = \"variable number {i} with a long attribute to grow the header past a page\" ;\n"
+        );
+    }
+    cdl += "data:\n";
+    for i in 0..70 {
+        cdl += &format!(" v{i} = \"abc\", \"cde\", \"fgh\" ;\n");
+    }
+    cdl += "}\n";
+    let input = reference_ncgen(work.path(), "big_header", &cdl);
+    check_all(
+        "header longer than a chunk",
+        &[(input.clone(), vec![]), (input, vec!["-k", "cdf5"])],
+    );
+}
+
+/// Known difference, left to the classic writer: a dataset with no dimensions, variables or
+/// attributes is written by netcdf-c as 4096 bytes (its first header window is
+/// `min(chunk, 4096)` when the header is minimal), not 32.
+#[test]
+#[ignore = "netcdf-c writes an empty dataset as a 4096-byte file"]
+fn empty_dataset_matches_reference() {
+    if reference_tools().is_none() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let input = reference_ncgen(work.path(), "empty", "netcdf empty {\n}\n");
+    check_all("empty dataset", &[(input, vec![])]);
+}
+
+#[test]
+fn small_edge_datasets_match_reference() {
+    if reference_tools().is_none() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let dims_only = reference_ncgen(
+        work.path(),
+        "dims_only",
+        "netcdf dims_only {\ndimensions:\n d = 3 ;\n u = UNLIMITED ;\n// global attributes:\n :a = \"x\" ;\n}\n",
+    );
+    let utf8 = reference_ncgen(
+        work.path(),
+        "utf8",
+        "netcdf utf8 {\ndimensions:\n d\u{e9} = 2 ;\nvariables:\n int \u{e9}t\u{e9}(d\u{e9}) ;\n  \u{e9}t\u{e9}:n\u{f6}te = \"\u{fc}\" ;\ndata:\n \u{e9}t\u{e9} = 1, 2 ;\n}\n",
+    );
+    let mut cases = Vec::new();
+    for opts in [&[][..], &["-k", "nc6"], &["-k", "cdf5"], &["-u"]] {
+        cases.push((dims_only.clone(), opts.to_vec()));
+        cases.push((utf8.clone(), opts.to_vec()));
+    }
+    cases.push((utf8, vec!["-V", "\u{e9}t\u{e9}"]));
+    check_all("small edge datasets", &cases);
+}
