@@ -473,10 +473,15 @@ fn header_longer_than_a_chunk_matches_reference() {
     }
     cdl += "}\n";
     let input = reference_ncgen(work.path(), "big_header", &cdl);
-    check_all(
-        "header longer than a chunk",
-        &[(input.clone(), vec![]), (input, vec!["-k", "cdf5"])],
-    );
+    let mut cases = vec![(input.clone(), vec![]), (input, vec!["-k", "cdf5"])];
+    // netcdf-c's tst_nccopy3_subset.sh: with `-v` no record is written, so the file would end
+    // at the first record (54684) but for the last header window (49056 + 8192 = 57248).
+    if let Some(data) = netcdf_c_data() {
+        let subset = data.join("ncdump/ref_nccopy3_subset.nc");
+        cases.push((subset.clone(), vec!["-v", "lat"]));
+        cases.push((subset, vec!["-v", "lat_2D_rct"]));
+    }
+    check_all("header longer than a chunk", &cases);
 }
 
 /// Known difference, left to the classic writer: a dataset with no dimensions, variables or
@@ -516,4 +521,29 @@ fn small_edge_datasets_match_reference() {
     }
     cases.push((utf8, vec!["-V", "\u{e9}t\u{e9}"]));
     check_all("small edge datasets", &cases);
+}
+
+/// The classic cases of netcdf-c's own nccopy scripts: `tst_nccopy3_subset.sh` (`-v`/`-V` on
+/// `ref_nccopy3_subset.nc`) and `tst_nccopy_w3.sh` (`-w` on a file made from `ref_nccopy_w.cdl`).
+#[test]
+fn netcdf_c_nccopy_scripts_match_reference() {
+    if reference_tools().is_none() {
+        return;
+    }
+    let Some(data) = netcdf_c_data() else {
+        return;
+    };
+    let subset = data.join("ncdump/ref_nccopy3_subset.nc");
+    let work = tempfile::tempdir().unwrap();
+    let cdl = std::fs::read_to_string(data.join("ncdump/ref_nccopy_w.cdl")).unwrap();
+    let w3 = reference_ncgen(work.path(), "nccopy_w3", &cdl);
+    let cases: Vec<(PathBuf, Vec<&str>)> = vec![
+        // `-v lat` and `-v lat_2D_rct` are in `header_longer_than_a_chunk_matches_reference`.
+        (subset.clone(), vec!["-V", "lat"]),
+        (subset.clone(), vec!["-V", "lat_2D_rct"]),
+        (subset, vec!["-u", "-V", "lat_2D_rct,lat"]),
+        (w3.clone(), vec!["-w"]),
+        (w3, vec!["-w", "-k", "cdf5"]),
+    ];
+    check_all("netcdf-c nccopy scripts", &cases);
 }
