@@ -199,7 +199,7 @@ pub(crate) fn convert_any(
         UserTypeKind::Opaque { size } => match c {
             ConstKind::Opaque(hex) => {
                 let mut b = hex_bytes(hex);
-                b.resize(*size, 0);
+                b.resize((*size).min(1 << 20), 0);
                 Ok(Value::Opaque(b))
             }
             _ => Err(format!(
@@ -250,7 +250,11 @@ pub(crate) fn convert_any(
                     });
                     continue;
                 }
-                let n: usize = f.dims.iter().product();
+                let n: usize = f
+                    .dims
+                    .iter()
+                    .fold(1usize, |a, d| a.saturating_mul(*d))
+                    .min(1 << 20);
                 let elems: &[super::ast::Const] = match item {
                     None | Some(ConstKind::Fill) => &[],
                     Some(ConstKind::List(l)) => l,
@@ -263,7 +267,7 @@ pub(crate) fn convert_any(
                     buf.into_iter().map(Value::Char).collect()
                 } else {
                     let mut v = Vec::with_capacity(n.min(elems.len()));
-                    for k in 0..n.min(1 << 20) {
+                    for k in 0..n {
                         v.push(match elems.get(k) {
                             Some(e) => convert_any(s, &e.kind, f.typ, None, depth + 1)?,
                             None => default_fill(s, f.typ),
@@ -314,7 +318,7 @@ pub(crate) fn default_fill(s: &Schema, t: NcType) -> Value {
         NcType::String => Value::String(Some(String::new())),
         NcType::User(id) => match &s.user_type(id).kind {
             UserTypeKind::Enum { base, .. } => Value::Enum(value_i128(&default_fill(s, *base))),
-            UserTypeKind::Opaque { size } => Value::Opaque(vec![0; *size]),
+            UserTypeKind::Opaque { size } => Value::Opaque(vec![0; (*size).min(1 << 20)]),
             UserTypeKind::Vlen { .. } => Value::Vlen(Vec::new()),
             UserTypeKind::Compound { fields, .. } => Value::Compound(
                 fields
@@ -324,7 +328,7 @@ pub(crate) fn default_fill(s: &Schema, t: NcType) -> Value {
                         if f.dims.is_empty() {
                             one
                         } else {
-                            let n: usize = f.dims.iter().product();
+                            let n = f.dims.iter().fold(1usize, |a, d| a.saturating_mul(*d));
                             Value::Array(vec![one; n.min(1 << 20)])
                         }
                     })

@@ -12,7 +12,7 @@ use super::constants::{convert_any, default_fill, pack};
 use crate::model::{NcType, Value, Values, VarId};
 
 /// Largest number of elements [`CdlDataset::var_values`] expands.
-pub const MAX_EXPAND: u64 = 1 << 28;
+pub const MAX_EXPAND: u64 = 1 << 26;
 
 /// Flattens nested lists.
 fn flatten<'c>(data: &'c [Const], out: &mut Vec<&'c Const>, depth: usize) {
@@ -67,7 +67,9 @@ pub(crate) fn char_buffer(
     } else {
         rebuilt.extend_from_slice(data);
     }
-    let xproduct: u64 = dims[..rank.saturating_sub(1)].iter().product();
+    let xproduct: u64 = dims[..rank.saturating_sub(1)]
+        .iter()
+        .fold(1u64, |a, d| a.saturating_mul(*d));
     let last = dims.last().copied().unwrap_or(1);
     let (unit, expected) = if rank <= 1 || last_unlimited {
         (1, xproduct.saturating_mul(last))
@@ -168,6 +170,9 @@ impl CdlDataset {
             }
         };
         let fill = self.fill_value(v);
+        if total == 0 {
+            return Ok(Some(pack(var.typ, Vec::new())));
+        }
         if var.typ == NcType::Char && !shape.is_empty() {
             let fc = match fill {
                 Value::Char(c) => c,
@@ -216,7 +221,9 @@ impl CdlDataset {
     ) -> Result<(), CdlError> {
         let rank = shape.len();
         let next = (level + 1..rank).find(|i| unlim[*i]).unwrap_or(rank);
-        let count: u64 = shape[level..next].iter().product();
+        let count: u64 = shape[level..next]
+            .iter()
+            .fold(1u64, |a, d| a.saturating_mul(*d));
         if next == rank {
             for i in 0..count as usize {
                 let c = data.get(i);
@@ -224,7 +231,7 @@ impl CdlDataset {
             }
             return Ok(());
         }
-        let sub: u64 = shape[next..].iter().product();
+        let sub: u64 = shape[next..].iter().fold(1u64, |a, d| a.saturating_mul(*d));
         for i in 0..count as usize {
             match data.get(i) {
                 Some(Const {

@@ -730,6 +730,9 @@ impl<'a> Parser<'a> {
         self.expect_punct(b')', &["')'"])?;
         let (name, _) = self.type_name()?;
         self.mark_cdf4("netCDF4 type: OPAQUE");
+        if size > 1 << 24 {
+            return Err(self.plain(format!("{name}: opaque size too large")));
+        }
         let size =
             usize::try_from(size).map_err(|_| self.plain(format!("{name}: bad opaque size")))?;
         self.add_type(&name, UserTypeKind::Opaque { size })?;
