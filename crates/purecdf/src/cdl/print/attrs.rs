@@ -44,8 +44,8 @@ impl<W: Write> Printer<'_, W> {
         let r = self.att_values(g, a, &mut buf);
         self.buf = buf;
         r?;
-        if !matches!(typ, NcType::User(_)) {
-            if self.opts.string_times {
+        if !matches!(typ, NcType::User(_)) && self.opts.string_times {
+            {
                 if let Some(v) = var {
                     self.att_times(g, v, &a.values)?;
                     if a.name == "bounds" {

@@ -56,9 +56,10 @@ impl<W: Write> Printer<'_, W> {
         let rank = shape.len();
         let ef = self.elem_fmt(v);
         let text = var.typ == NcType::Char
-            && self
-                .c_format(v)
-                .map_or(true, |f| CFormat::is_plain_string(&f));
+            && match self.c_format(v) {
+                None => true,
+                Some(f) => CFormat::is_plain_string(&f),
+            };
         let ncols = if rank == 0 { 1 } else { shape[rank - 1] };
         let marks = var
             .dims

@@ -16,6 +16,7 @@
 
 mod attrs;
 mod data;
+mod digits;
 pub mod names;
 mod ncml;
 pub mod number;

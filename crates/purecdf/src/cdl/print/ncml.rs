@@ -154,6 +154,9 @@ fn push_attx_float(v: f64, digits: usize, o: &mut Vec<u8>) {
 // netcdf-c converts the doubles back with C casts; out-of-range values give what x86-64's
 // conversion instructions give (the "integer indefinite" value), which these reproduce.
 
+/// 2^63 as a double.
+const TWO63: f64 = 9_223_372_036_854_775_808.0;
+
 fn x86_i32(d: f64) -> i32 {
     if d > -2147483649.0 && d < 2147483648.0 {
         d as i32
@@ -163,7 +166,7 @@ fn x86_i32(d: f64) -> i32 {
 }
 
 fn x86_i64(d: f64) -> i64 {
-    if d >= -9.223372036854775808e18 && d < 9.223372036854775808e18 {
+    if (-TWO63..TWO63).contains(&d) {
         d as i64
     } else {
         i64::MIN
@@ -171,9 +174,9 @@ fn x86_i64(d: f64) -> i64 {
 }
 
 fn x86_u64(d: f64) -> u64 {
-    if d < 9.223372036854775808e18 {
+    if d < TWO63 {
         x86_i64(d) as u64
     } else {
-        (x86_i64(d - 9.223372036854775808e18) as u64) ^ (1 << 63)
+        (x86_i64(d - TWO63) as u64) ^ (1 << 63)
     }
 }

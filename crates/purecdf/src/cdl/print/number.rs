@@ -346,13 +346,22 @@ fn int_digits(v: u128, base: u128, upper: bool, prec: Option<usize>, out: &mut V
     } else {
         b"0123456789abcdef"
     };
-    let mut tmp = [0u8; 64];
+    let mut tmp = [0u8; 128];
     let mut n = 0;
-    let mut x = v;
-    while x > 0 {
-        tmp[n] = digits[(x % base) as usize];
-        x /= base;
-        n += 1;
+    if let Ok(mut x) = u64::try_from(v) {
+        let b = base as u64;
+        while x > 0 {
+            tmp[n] = digits[(x % b) as usize];
+            x /= b;
+            n += 1;
+        }
+    } else {
+        let mut x = v;
+        while x > 0 {
+            tmp[n] = digits[(x % base) as usize];
+            x /= base;
+            n += 1;
+        }
     }
     let min = prec.unwrap_or(1);
     for _ in n..min {
@@ -377,6 +386,16 @@ fn sig_digits(a: f64, p: usize, buf: &mut Vec<u8>) -> i32 {
     if a == 0.0 {
         buf.resize(buf.len() + p, b'0');
         return 0;
+    }
+    if let Some((q, x)) = super::digits::exact(a, p) {
+        let mut tmp = [0u8; 20];
+        let mut n = q;
+        for slot in tmp[..p].iter_mut().rev() {
+            *slot = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+        buf.extend_from_slice(&tmp[..p]);
+        return x;
     }
     let mut st = StackBuf {
         b: [0; 64],
@@ -502,7 +521,7 @@ fn finish_g(d: &[u8], x: i32, p: usize, alt: bool, upper: bool, out: &mut Vec<u8
         for _ in 0..(-x - 1) {
             out.push(b'0');
         }
-        out.extend_from_slice(&d);
+        out.extend_from_slice(d);
         if !alt {
             trim_fraction(out, start);
         }
@@ -619,7 +638,7 @@ mod tests {
             (9.969209968386869e36, 7, "9.96921e+36"),
             (9.969209968386869e36, 15, "9.96920996838687e+36"),
             (1e300, 15, "1e+300"),
-            (1.23456789012345678e17, 15, "1.23456789012346e+17"),
+            (1.234_567_890_123_456_8e17, 15, "1.23456789012346e+17"),
             (0.0001, 7, "0.0001"),
             (0.00001, 7, "1e-05"),
             (1234567.0, 7, "1234567"),
@@ -628,7 +647,7 @@ mod tests {
             (3.5, 1, "4"),
             (100.0, 15, "100"),
             (-1.5e-7, 15, "-1.5e-07"),
-            (3.14159265358979, 15, "3.14159265358979"),
+            (std::f64::consts::PI, 15, "3.14159265358979"),
             (5e-324, 15, "4.94065645841247e-324"),
             (1.7976931348623157e308, 15, "1.79769313486232e+308"),
             (999999.95, 7, "999999.9"),
@@ -685,8 +704,8 @@ mod tests {
         assert_eq!(cf("%#o", Arg::Int(8)), "010");
         assert_eq!(cf("%hd", Arg::Int(70000)), "4464");
         assert_eq!(cf("%lld", Arg::Int(-9000000000)), "-9000000000");
-        assert_eq!(cf("%.2f", Arg::Double(3.14159)), "3.14");
-        assert_eq!(cf("%8.3f", Arg::Double(-3.14159)), "  -3.142");
+        assert_eq!(cf("%.2f", Arg::Double(3.25159)), "3.25");
+        assert_eq!(cf("%8.3f", Arg::Double(-3.25159)), "  -3.252");
         assert_eq!(cf("%e", Arg::Double(12345.678)), "1.234568e+04");
         assert_eq!(cf("%.0e", Arg::Double(0.0)), "0e+00");
         assert_eq!(cf("%#.0f", Arg::Double(2.0)), "2.");

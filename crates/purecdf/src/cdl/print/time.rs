@@ -241,7 +241,7 @@ fn cycle_days(tt: u32) -> i64 {
 fn e2h(etime: f64, tt: u32, base_year: i64) -> HTime {
     let fl = (etime / 24.0).floor();
     // C converts with (int); out-of-range values become INT_MIN on x86-64.
-    let mut doy: i64 = if fl >= -2147483648.0 && fl < 2147483648.0 {
+    let mut doy: i64 = if (-2147483648.0..2147483648.0).contains(&fl) {
         fl as i64
     } else {
         i64::from(i32::MIN)
@@ -442,7 +442,10 @@ impl<'a> Scan<'a> {
 }
 
 /// `sscanf(units, "%s since %s %s")` and the `T` variant: unit word, base parts, count.
-fn scan_units(units: &[u8], t_form: bool) -> (Option<&[u8]>, Option<&[u8]>, Option<&[u8]>, i32) {
+/// What `sscanf` matched: unit word, first and second base-time parts, conversion count.
+type Scanned<'a> = (Option<&'a [u8]>, Option<&'a [u8]>, Option<&'a [u8]>, i32);
+
+fn scan_units(units: &[u8], t_form: bool) -> Scanned<'_> {
     let mut sc = Scan { s: units, i: 0 };
     let Some(u) = sc.word() else {
         return (None, None, None, -1);
@@ -724,13 +727,8 @@ fn rel2comp(mut cal: Calendar, unit: Unit, base: Comp, reltime: f64) -> Comp {
                     month: (del_months - 12 * del_years + 1) as i16,
                     day: 1,
                     hour: 0.0,
-                    base_year: if tt & CD_CHRON_CAL == 0 {
-                        0
-                    } else if tt & CD_BASE_1970 != 0 {
-                        1970
-                    } else {
-                        1970
-                    },
+                    // netcdf-c: 0 for climatological, else 1970 (the base it was given).
+                    base_year: if tt & CD_CHRON_CAL == 0 { 0 } else { 1970 },
                     tt,
                 };
                 h = e2h(h2e(&e), tt, 1970);
