@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Fixture name, `ncgen -k` kind, and the `-v` list used for the `v` mode.
-pub const FIXTURES: &[(&str, &str, &str)] = &[
+const FIXTURES: &[(&str, &str, &str)] = &[
     ("classic_types", "nc3", "c,rec,a b:c"),
     ("cdf5_types", "nc5", "u64,cube"),
     ("offset64_records", "nc6", "temp,label"),
@@ -16,7 +16,7 @@ pub const FIXTURES: &[(&str, &str, &str)] = &[
 ];
 
 /// Option modes: slug and arguments (`{V}` is replaced by the fixture's `-v` list).
-pub const MODES: &[(&str, &[&str])] = &[
+const MODES: &[(&str, &[&str])] = &[
     ("plain", &[]),
     ("h", &["-h"]),
     ("c", &["-c"]),
@@ -41,12 +41,12 @@ pub const MODES: &[(&str, &[&str])] = &[
     ("cbf", &["-c", "-b", "c", "-f", "c", "-l", "40"]),
 ];
 
-pub fn data_dir() -> PathBuf {
+fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ncdump")
 }
 
 /// The arguments of a mode for a fixture.
-pub fn mode_args(args: &[&str], vlist: &str) -> Vec<String> {
+fn mode_args(args: &[&str], vlist: &str) -> Vec<String> {
     args.iter()
         .map(|a| {
             if *a == "{V}" {
@@ -60,7 +60,7 @@ pub fn mode_args(args: &[&str], vlist: &str) -> Vec<String> {
 
 /// Runs an ncdump binary in the fixture directory on `file` (a relative name, so that names and
 /// NcML locations don't depend on where the repository is).
-pub fn run(bin: &Path, args: &[String], file: &str) -> (Vec<u8>, Vec<u8>, i32) {
+fn run(bin: &Path, args: &[String], file: &str) -> (Vec<u8>, Vec<u8>, i32) {
     let out = Command::new(bin)
         .current_dir(data_dir())
         .args(args)

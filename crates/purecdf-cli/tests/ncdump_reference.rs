@@ -268,8 +268,8 @@ fn malformed_classic_files_fail_like_reference() {
     names.sort();
     let mut diffs = Vec::new();
     for n in names {
-        let ours_run = run(&ours(), &dir, &[n.clone()]);
-        let refr = run(Path::new(REFERENCE), &dir, &[n.clone()]);
+        let ours_run = run(&ours(), &dir, std::slice::from_ref(&n));
+        let refr = run(Path::new(REFERENCE), &dir, std::slice::from_ref(&n));
         if refr.code.is_none() {
             // The reference crashed (a signal); we must fail cleanly instead.
             assert_eq!(ours_run.code, Some(1), "{n}: {}", ours_run.stderr);
