@@ -6,6 +6,7 @@ use purecdf::{ErrorKind, NcType};
 
 use crate::{data_dir, require_reference, run_cases, seed};
 
+/// Opens a byte image in memory (`open_mem`, as the fuzz target does).
 fn open_bytes(bytes: &[u8]) -> purecdf::Result<purecdf::File> {
     purecdf::open_mem(bytes.to_vec())
 }
