@@ -370,6 +370,43 @@ pub(crate) fn pack(t: NcType, vals: Vec<Value>) -> crate::model::Values {
     }
 }
 
+/// `time("YYYY-MM-DD[ hh[:mm[:ss]]]")`: hours since 1970-01-01 in the standard calendar
+/// (netcdf-c `cdChar2Comp` + `Cdh2e`).
+pub(crate) fn epoch_hours(text: &str) -> f64 {
+    let t = text.trim();
+    let (date, time) = match t.find([' ', 'T']) {
+        Some(i) => (&t[..i], t[i + 1..].trim()),
+        None => (t, ""),
+    };
+    let mut dp = date.splitn(3, '-');
+    let year: i64 = dp.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let month: i64 = dp.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let day: i64 = dp.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let mut tp = time.splitn(3, ':');
+    let h: f64 = tp.next().and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    let m: f64 = tp.next().and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    let sec: f64 = tp.next().and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let year = year.clamp(-1_000_000, 1_000_000);
+    let mut days: i64 = 0;
+    if year > 1970 {
+        for y in 1970..year {
+            days += if leap(y) { 366 } else { 365 };
+        }
+    } else {
+        for y in year..1970 {
+            days -= if leap(y) { 366 } else { 365 };
+        }
+    }
+    const CUM: [i64; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+    let mi = (month.clamp(1, 12) - 1) as usize;
+    let mut doy = CUM[mi] + day;
+    if mi >= 2 && leap(year) {
+        doy += 1;
+    }
+    (days + doy - 1) as f64 * 24.0 + h + m / 60.0 + sec / 3600.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! printer (ncdump's output). See `../shared/spec/ncgen-features.md` and `ncdump-conventions.md`.
 pub mod print;
 mod ast;
+mod attrs;
 mod constants;
 mod data;
 mod entry;
@@ -9,10 +10,12 @@ mod filters;
 mod lexer;
 mod parser;
 mod semantics;
+mod tokens;
+mod types;
 pub use ast::{
     CdlDataset, CdlError, Const, ConstKind, ErrorStyle, GlobalSpecials, Quantize, StorageKind,
     VarSpecials,
 };
 pub use data::MAX_EXPAND;
 pub use entry::{format_from_kind_name, parse, parse_with, ParseOptions};
-pub use lexer::Special;
+pub use tokens::Special;
