@@ -290,3 +290,14 @@ fn absurd_record_count_fails_fast() {
     );
     assert!(t0.elapsed() < std::time::Duration::from_secs(20));
 }
+
+#[test]
+fn input_under_another_name_is_not_overwritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(data("types.nc"), tmp.path().join("in.nc")).unwrap();
+    let (code, _, err) = ours(&["in.nc", "./in.nc"], tmp.path());
+    assert_eq!(code, 1);
+    assert_eq!(err, "nccopy: output would overwrite input\n");
+    let after = std::fs::read(tmp.path().join("in.nc")).unwrap();
+    assert_eq!(after, std::fs::read(data("types.nc")).unwrap());
+}

@@ -15,11 +15,15 @@
 //! Deliberate differences from the reference: `-w` builds the output in a temporary file beside
 //! the destination (purecdf has no in-memory writer yet) and reports a failure to write it, where
 //! netcdf-c silently drops it; a header claiming far more data than the file holds is refused
-//! (NC_ETRUNC) instead of copied as zeros for hours; an empty `-v`/`-V` item is an error (netcdf-c
+//! (NC_ETRUNC) instead of copied as zeros for hours; an output that is the input under another
+//! name is refused as netcdf-c refuses the same name; an empty `-v`/`-V` item is an error (netcdf-c
 //! reads uninitialised memory); records larger than `-m` are copied in pieces (netcdf-c copies a
-//! record at once). Known difference, in the classic writer: in no-fill mode netcdf-c's `posixio`
-//! buffer leaves stale bytes (those 8192 bytes earlier in the output) in record padding it never
-//! writes, once the file spans several 4 KiB pages; we write zeros there.
+//! record at once). Known differences, all in the classic writer's byte layout (ignored tests in
+//! `tests/nccopy_reference.rs`, and a verified model in `tests/data/nccopy/posixio_model.py`):
+//! netcdf-c's `posixio` buffer leaves stale bytes (those 8192 bytes earlier) in no-fill record
+//! padding once a file spans several 8 KiB blocks, where we write zeros; it flushes the last
+//! header window whole, which can make a file with a header over 8 KiB longer than its data;
+//! and it writes an empty dataset as 4096 bytes.
 
 pub mod chunkspec;
 pub mod options;
@@ -177,6 +181,10 @@ pub fn copy(o: &Options) -> Result<(), Failure> {
             "copying groups is not supported yet".into(),
         ));
     }
+    if same_file(&o.input, &o.output) {
+        // netcdf-c compares the names only, and truncates its own input when they differ.
+        return Err(Failure::Message("output would overwrite input".into()));
+    }
     if !o.write_diskless {
         return write_output(&input, o, out_kind, Path::new(&o.output));
     }
@@ -192,6 +200,15 @@ pub fn copy(o: &Options) -> Result<(), Failure> {
         let _ = std::fs::remove_file(&tmp);
     }
     r
+}
+
+/// True when both paths name one existing file (`in.nc` and `./in.nc`, hard links).
+fn same_file(a: &str, b: &str) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
 }
 
 /// Creates `path` and copies definitions and data into it.
