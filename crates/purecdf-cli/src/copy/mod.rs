@@ -186,11 +186,13 @@ pub fn copy(o: &Options) -> Result<(), Failure> {
         return Err(Failure::Message("output would overwrite input".into()));
     }
     if !o.write_diskless {
-        return write_output(&input, o, out_kind, Path::new(&o.output));
+        return write_output(&input, o, out_kind, &o.output);
     }
     // -w: purecdf has no in-memory writer yet, so the output is built in a temporary file beside
     // the destination and moved into place at close; the destination only ever holds a whole copy.
-    let tmp = PathBuf::from(format!("{}.nccopy-{}.tmp", o.output, std::process::id()));
+    let mut tmp = o.output.clone().into_os_string();
+    tmp.push(format!(".nccopy-{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
     let r = write_output(&input, o, out_kind, &tmp).and_then(|()| {
         std::fs::rename(&tmp, &o.output)
             .map_err(|e| Error::io(e).path(&o.output))
@@ -203,7 +205,7 @@ pub fn copy(o: &Options) -> Result<(), Failure> {
 }
 
 /// True when both paths name one existing file (`in.nc` and `./in.nc`, hard links).
-fn same_file(a: &str, b: &str) -> bool {
+fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     match (std::fs::metadata(a), std::fs::metadata(b)) {
         (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),

@@ -7,7 +7,9 @@
 //! it even though the usage text lists it; use `-k cdf5`); `-F` forces netCDF-4 output unless the
 //! spec is `none` or `*,none`; `-L` fails because logging is not built in.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::PathBuf;
 
 /// The output format requested with `-k` or one of `-3 -4 -6 -7` (netcdf-c's `NC_FORMAT_*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,10 +130,10 @@ pub struct Options {
     pub suppress_filters: bool,
     /// `-x`: experimental per-variable chunk caches (accepted and unused).
     pub compute_chunk_caches: bool,
-    /// Input path (after netcdf-c's shell unescaping of `\#`).
-    pub input: String,
-    /// Output path (after netcdf-c's shell unescaping of `\#`).
-    pub output: String,
+    /// Input path (after netcdf-c's shell unescaping of `\#`), bytes as given.
+    pub input: PathBuf,
+    /// Output path (after netcdf-c's shell unescaping of `\#`), bytes as given.
+    pub output: PathBuf,
 }
 
 impl Default for Options {
@@ -155,8 +157,8 @@ impl Default for Options {
             filters: Vec::new(),
             suppress_filters: false,
             compute_chunk_caches: false,
-            input: String::new(),
-            output: String::new(),
+            input: PathBuf::new(),
+            output: PathBuf::new(),
         }
     }
 }
@@ -229,14 +231,15 @@ pub fn parse(args: &[OsString]) -> Result<Options, ArgError> {
         return Err(ArgError::Usage(None));
     }
     let mut o = Options::default();
-    let mut operands: Vec<String> = Vec::new();
+    let mut operands: Vec<&OsStr> = Vec::new();
     let mut i = 0;
     let mut only_operands = false;
     while i < args.len() {
+        let raw = args[i].as_os_str();
         let arg = os_to_string(&args[i]);
         i += 1;
         if only_operands || arg == "-" || !arg.starts_with('-') {
-            operands.push(arg);
+            operands.push(raw);
             continue;
         }
         if arg == "--" {
@@ -278,9 +281,9 @@ pub fn parse(args: &[OsString]) -> Result<Options, ArgError> {
             "one input file and one output file required".into(),
         ));
     }
-    o.input = shell_unescape(&operands[0]);
-    o.output = shell_unescape(&operands[1]);
-    if o.input == o.output {
+    o.input = shell_unescape(operands[0]);
+    o.output = shell_unescape(operands[1]);
+    if o.input.as_os_str() == o.output.as_os_str() {
         return Err(ArgError::Message("output would overwrite input".into()));
     }
     Ok(o)
@@ -468,9 +471,20 @@ fn strtod_prefix(s: &str) -> (f64, &str) {
     (t[..k].parse().unwrap_or(0.0), &t[k..])
 }
 
-/// netcdf-c's `NC_shellUnescape`: drops a backslash that precedes `#`.
-pub fn shell_unescape(s: &str) -> String {
-    s.replace("\\#", "#")
+/// netcdf-c's `NC_shellUnescape`: drops a backslash that precedes `#` (on the raw bytes, so
+/// names that are not UTF-8 survive).
+pub fn shell_unescape(s: &OsStr) -> PathBuf {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while k < b.len() {
+        if b[k] == b'\\' && b.get(k + 1) == Some(&b'#') {
+            k += 1;
+        }
+        out.push(b[k]);
+        k += 1;
+    }
+    PathBuf::from(OsString::from_vec(out))
 }
 
 #[cfg(test)]
@@ -500,10 +514,24 @@ mod tests {
         assert!(o.fix_unlimited);
         assert_eq!(o.kind, Some(Kind::Offset64));
         assert_eq!(o.buffer, 1500);
-        assert_eq!((o.input.as_str(), o.output.as_str()), ("in.nc", "out.nc"));
+        assert_eq!(
+            (o.input.to_str(), o.output.to_str()),
+            (Some("in.nc"), Some("out.nc"))
+        );
         let o = parse(&args(&["-3", "-6", "--", "-a", "b\\#c"])).unwrap();
         assert_eq!(o.kind, Some(Kind::Offset64));
-        assert_eq!((o.input.as_str(), o.output.as_str()), ("-a", "b#c"));
+        assert_eq!(
+            (o.input.to_str(), o.output.to_str()),
+            (Some("-a"), Some("b#c"))
+        );
+        // Not UTF-8: the bytes go through untouched.
+        let raw = vec![
+            OsString::from_vec(b"in\xff.nc".to_vec()),
+            OsString::from("o\\#.nc"),
+        ];
+        let o = parse(&raw).unwrap();
+        assert_eq!(o.input.as_os_str().as_bytes(), b"in\xff.nc");
+        assert_eq!(o.output.as_os_str().as_bytes(), b"o#.nc");
     }
 
     #[test]
