@@ -254,7 +254,10 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         dataset_name: a.dataset_name.clone(),
     };
     let ds = match parse_with(&src, &opts) {
-        Ok(ds) => ds,
+        Ok(ds) => {
+            let _ = write!(err, "{}", ds.warnings);
+            ds
+        }
         Err(e) => {
             let _ = writeln!(err, "{}", e.ncgen_line(PROGNAME));
             return e.exit_code;

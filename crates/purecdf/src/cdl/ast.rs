@@ -171,6 +171,8 @@ pub struct CdlDataset {
     pub enhanced: Option<String>,
     /// Number of special attributes other than `_FillValue` / `_Format`.
     pub special_count: usize,
+    /// Diagnostics netcdf-c prints to standard error without failing (exactly as printed).
+    pub warnings: String,
 }
 
 impl CdlDataset {
@@ -216,17 +218,21 @@ pub struct CdlError {
     /// The exit status ncgen ends with after this error (1, or 0 for the few errors netcdf-c's
     /// `main` reports and then returns 0 for).
     pub exit_code: i32,
+    /// Text netcdf-c prints just before the message, without a newline (the scanner's
+    /// `unterminated /**/ comment`).
+    pub preamble: String,
 }
 
 impl CdlError {
     /// The line ncgen prints for this error, with `progname` (normally `ncgen`).
     pub fn ncgen_line(&self, progname: &str) -> String {
         match self.style {
-            ErrorStyle::Located(n) => {
-                format!("{progname}: {} line {n}: {}", self.file, self.message)
-            }
-            ErrorStyle::Plain => self.message.clone(),
-            ErrorStyle::Library => format!("{progname}: {}", self.message),
+            ErrorStyle::Located(n) => format!(
+                "{}{progname}: {} line {n}: {}",
+                self.preamble, self.file, self.message
+            ),
+            ErrorStyle::Plain => format!("{}{}", self.preamble, self.message),
+            ErrorStyle::Library => format!("{}{progname}: {}", self.preamble, self.message),
         }
     }
 }

@@ -31,18 +31,13 @@ impl Parser<'_> {
                     return self.make_attribute(None, name, None, data, line);
                 }
                 other => {
-                    self.tok = other;
-                    return Err(self.syntax(&[]));
+                    return Err(self.unexpected(other, &[]));
                 }
             }
         }
         let (tok1, r1) = match first {
             Some(x) => x,
-            None => {
-                let (t, line) = self.take_ref_token(&[])?;
-                let r = self.resolve_ref(&t, line)?;
-                (t, r)
-            }
+            None => self.take_resolved()?,
         };
         if self.is_punct(b':') {
             self.advance()?;
@@ -85,10 +80,7 @@ impl Parser<'_> {
                 self.expect_punct(b'=', &["'='"])?;
                 self.var_special(reftok, r, sp)
             }
-            other => {
-                self.tok = other;
-                Err(self.syntax(&[]))
-            }
+            other => Err(self.unexpected(other, &[])),
         }
     }
 

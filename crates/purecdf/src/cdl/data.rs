@@ -128,6 +128,7 @@ impl CdlDataset {
             file: String::new(),
             kind: crate::ErrorKind::Inval,
             exit_code: 1,
+            preamble: String::new(),
         }
     }
 

@@ -77,6 +77,7 @@ pub fn parse_with(src: &[u8], opts: &ParseOptions) -> Result<CdlDataset, CdlErro
                     file: opts.file_name.clone(),
                     kind: crate::ErrorKind::Inval,
                     exit_code: 1,
+                    preamble: String::new(),
                 })
             }
             0xEF => src = &src[3.min(src.len())..],

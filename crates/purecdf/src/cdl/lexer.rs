@@ -33,6 +33,8 @@ pub(crate) enum ScanKind {
 pub(crate) struct LexError {
     pub line: u32,
     pub msg: String,
+    /// Reported by `derror` (no file/line prefix) rather than `yyerror`.
+    pub plain: bool,
 }
 
 /// The scanner over one CDL text.
@@ -44,6 +46,8 @@ pub(crate) struct Lexer<'a> {
     after_netcdf: bool,
     /// Set when a NaN/Infinity spelling was seen (ncgen's `specialconstants`).
     pub(crate) special_constants: bool,
+    /// Set when the input ends inside a `/* */` comment.
+    pub(crate) unterminated_comment: bool,
 }
 
 fn is_utf8_at(s: &[u8], i: usize) -> usize {
@@ -194,6 +198,7 @@ impl<'a> Lexer<'a> {
             kind,
             after_netcdf: false,
             special_constants: false,
+            unterminated_comment: false,
         }
     }
 
@@ -206,6 +211,7 @@ impl<'a> Lexer<'a> {
         Err(LexError {
             line: self.line,
             msg,
+            plain: false,
         })
     }
 
@@ -247,7 +253,10 @@ impl<'a> Lexer<'a> {
                     // Newlines inside the comment are not counted (ncgen.l ST_C_COMMENT).
                     match s[self.pos + 2..].windows(2).position(|w| w == b"*/") {
                         Some(k) => self.pos += 2 + k + 2,
-                        None => self.pos = s.len(),
+                        None => {
+                            self.pos = s.len();
+                            self.unterminated_comment = true;
+                        }
                     }
                 }
                 _ => return self.token(),
@@ -263,7 +272,14 @@ impl<'a> Lexer<'a> {
             if let Some(len) = self.string_len(i) {
                 self.pos = i + len;
                 let body = &s[i + 1..i + len - 1];
-                return Ok(Tok::Const(ConstKind::Str(unescape_string(body))));
+                return match unescape_string(body) {
+                    Ok(v) => Ok(Tok::Const(ConstKind::Str(v))),
+                    Err(msg) => Err(LexError {
+                        line: self.line,
+                        msg,
+                        plain: true,
+                    }),
+                };
             }
         }
         if c == b'\'' {
@@ -386,8 +402,12 @@ impl<'a> Lexer<'a> {
                 Err(_) => self.err(format!("bad float constant: {t}")),
             };
         }
-        // '.' rule: any other single byte.
+        // '.' rule: any other single byte. flex returns it as a (signed) char, so bytes >= 0x80
+        // and NUL reach bison as end of input.
         self.pos = i + 1;
+        if c == 0 || c >= 0x80 {
+            return Ok(Tok::Eof);
+        }
         Ok(Tok::Punct(c))
     }
 
@@ -633,11 +653,13 @@ fn char_const(s: &[u8], i: usize) -> Option<(usize, u8)> {
     None
 }
 
-/// Removes C escapes from a string body (`\n \t \" \\ \ooo \xhh`, others drop the backslash).
-pub(crate) fn unescape_string(body: &[u8]) -> Vec<u8> {
+/// Removes escapes from a string body exactly as netcdf-c's `unescape` (`ncgen/escapes.c`):
+/// `\ooo` needs three octal digits (else "Bad octal constant"), and `\x` always yields byte
+/// 0xFF and swallows the next character (netcdf-c hands `unescapehex` the `x` itself).
+pub(crate) fn unescape_string(body: &[u8]) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(body.len());
     let mut i = 0;
-    while i < body.len() {
+    while i < body.len() && body[i] != 0 {
         let c = body[i];
         if c != b'\\' || i + 1 >= body.len() {
             out.push(c);
@@ -646,7 +668,6 @@ pub(crate) fn unescape_string(body: &[u8]) -> Vec<u8> {
         }
         i += 1;
         let e = body[i];
-        i += 1;
         match e {
             b'a' => out.push(7),
             b'b' => out.push(8),
@@ -655,30 +676,34 @@ pub(crate) fn unescape_string(body: &[u8]) -> Vec<u8> {
             b'r' => out.push(b'\r'),
             b't' => out.push(b'\t'),
             b'v' => out.push(11),
-            b'0'..=b'7' => {
-                let mut v = u32::from(e - b'0');
-                let mut n = 1;
-                while n < 3 && i < body.len() && (b'0'..=b'7').contains(&body[i]) {
-                    v = v * 8 + u32::from(body[i] - b'0');
-                    i += 1;
-                    n += 1;
-                }
-                out.push(v as u8);
+            b'?' => out.push(0o177),
+            b'x' => {
+                out.push(0xFF);
+                i += 1;
             }
-            b'x' | b'X' => {
-                let mut v = 0u32;
-                let mut n = 0;
-                while n < 2 && i < body.len() && body[i].is_ascii_hexdigit() {
-                    v = v * 16 + (body[i] as char).to_digit(16).unwrap_or(0);
-                    i += 1;
-                    n += 1;
+            b'0'..=b'7' => {
+                let oct = |k: usize| body.get(i + k).filter(|c| (b'0'..=b'7').contains(c));
+                match (oct(0), oct(1), oct(2)) {
+                    (Some(a), Some(b), Some(c)) => {
+                        let v = (u32::from(a - b'0') << 6)
+                            | (u32::from(b - b'0') << 3)
+                            | u32::from(c - b'0');
+                        out.push(v as u8);
+                    }
+                    _ => {
+                        return Err(format!(
+                            "Bad octal constant: {}\"",
+                            String::from_utf8_lossy(body)
+                        ))
+                    }
                 }
-                out.push(v as u8);
+                i += 2;
             }
             other => out.push(other),
         }
+        i += 1;
     }
-    out
+    Ok(out)
 }
 
 /// Makes a [`Const`] from a constant token at `line`.

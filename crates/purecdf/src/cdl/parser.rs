@@ -39,6 +39,7 @@ pub(crate) struct Parsed {
     pub enhanced: Option<String>,
     pub special_count: usize,
     pub var_lines: Vec<u32>,
+    pub warnings: String,
 }
 
 pub(crate) struct Parser<'a> {
@@ -49,6 +50,7 @@ pub(crate) struct Parser<'a> {
     pub(super) file: String,
     stack: Vec<GroupId>,
     pub(super) out: Parsed,
+    root_line: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -60,6 +62,7 @@ impl<'a> Parser<'a> {
             last_line: 1,
             file: file.to_string(),
             stack: vec![ROOT],
+            root_line: 1,
             out: Parsed {
                 name: String::new(),
                 schema: Schema::default(),
@@ -70,6 +73,7 @@ impl<'a> Parser<'a> {
                 enhanced: None,
                 special_count: 0,
                 var_lines: Vec::new(),
+                warnings: String::new(),
             },
         }
     }
@@ -81,6 +85,7 @@ impl<'a> Parser<'a> {
             file: self.file.clone(),
             kind: crate::ErrorKind::Inval,
             exit_code: 1,
+            preamble: String::new(),
         }
     }
 
@@ -91,11 +96,16 @@ impl<'a> Parser<'a> {
             file: self.file.clone(),
             kind: crate::ErrorKind::Inval,
             exit_code: 1,
+            preamble: String::new(),
         }
     }
 
     fn lex_err(&self, e: LexError) -> CdlError {
-        self.err_at(e.line, e.msg)
+        if e.plain {
+            self.plain(e.msg)
+        } else {
+            self.err_at(e.line, e.msg)
+        }
     }
 
     pub(super) fn advance(&mut self) -> PResult<Tok> {
@@ -112,6 +122,13 @@ impl<'a> Parser<'a> {
             m.push_str(&expected.join(" or "));
         }
         self.err_at(self.tok_line, m)
+    }
+
+    /// A syntax error at `other`, a token already consumed (its line restored).
+    pub(super) fn unexpected(&mut self, other: Tok, expected: &[&str]) -> CdlError {
+        self.tok = other;
+        self.tok_line = self.last_line;
+        self.syntax(expected)
     }
 
     pub(super) fn is_punct(&self, c: u8) -> bool {
@@ -139,26 +156,57 @@ impl<'a> Parser<'a> {
 
     /// Parses a whole CDL text.
     pub(crate) fn parse(mut self) -> PResult<Parsed> {
+        match self.parse_inner() {
+            Ok(()) => {
+                let mut p = self.out;
+                if self.lx.unterminated_comment {
+                    p.warnings.push_str("unterminated /**/ comment");
+                }
+                Ok(p)
+            }
+            Err(mut e) => {
+                if self.lx.unterminated_comment {
+                    e.preamble = "unterminated /**/ comment".into();
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn parse_inner(&mut self) -> PResult<()> {
         self.advance()?;
         if self.tok != Tok::Netcdf {
             return Err(self.syntax(&["NETCDF"]));
         }
         self.advance()?;
         match self.advance()? {
-            Tok::DatasetId(name) => self.out.name = name,
+            Tok::DatasetId(name) => {
+                self.out.name = name;
+                self.root_line = self.last_line;
+            }
             other => {
-                self.tok = other;
-                return Err(self.syntax(&["DATASETID"]));
+                return Err(self.unexpected(other, &["DATASETID"]));
             }
         }
         self.expect_punct(b'{', &["'{'"])?;
         self.group_body()?;
         self.subgroups()?;
-        self.expect_punct(b'}', &["GROUP", "'}'"])?;
+        if !self.is_punct(b'}') {
+            return Err(self.syntax(&["GROUP", "'}'"]));
+        }
+        // bison finishes the dataset before reading past the final '}': a scanner error there is
+        // reported, but ncgen then exits 0 without writing anything.
+        match self.advance() {
+            Ok(_) => {}
+            Err(mut e) => {
+                e.exit_code = 0;
+                return Err(e);
+            }
+        }
         if self.tok != Tok::Eof {
             return Err(self.syntax(&["end of file"]));
         }
-        Ok(self.out)
+        Ok(())
     }
 
     fn starts_attr(&self) -> bool {
@@ -203,8 +251,7 @@ impl<'a> Parser<'a> {
             let name = match self.advance()? {
                 Tok::Ident(n) => n,
                 other => {
-                    self.tok = other;
-                    return Err(self.syntax(&["IDENT"]));
+                    return Err(self.unexpected(other, &["IDENT"]));
                 }
             };
             if !self.is_punct(b'{') {
@@ -226,7 +273,8 @@ impl<'a> Parser<'a> {
             self.group_body()?;
             self.subgroups()?;
             self.stack.pop();
-            self.expect_punct(b'}', &["GROUP", "'}'"])?;
+            // The mid-rule action before '}' is a default reduction: only '}' is expected.
+            self.expect_punct(b'}', &["'}'"])?;
             self.attr_list()?;
         }
         Ok(())
@@ -266,7 +314,13 @@ impl<'a> Parser<'a> {
             Tok::TypeKw(t) => return Ok(Ref::Type(*t)),
             Tok::Ident(n) => (None, n.as_str()),
             Tok::Path(p) if !p.is_empty() => (Some(&p[..p.len() - 1]), p[p.len() - 1].as_str()),
-            _ => return Err(self.plain("Undefined name (line 0): /")),
+            // `/` names the root group, whose symbol carries the dataset name.
+            _ => {
+                return Err(self.plain(format!(
+                    "Undefined name (line {}): {}",
+                    self.root_line, self.out.name
+                )))
+            }
         };
         let g = match prefix {
             Some(p) => self.group_by_path(p),
@@ -299,6 +353,19 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `ambiguous_ref` where bison reduces it before reading the next token: the reference is
+    /// looked up (and reported if undefined) before the scanner moves on.
+    pub(super) fn take_resolved(&mut self) -> PResult<(Tok, Ref)> {
+        match self.tok {
+            Tok::Ident(_) | Tok::Path(_) | Tok::TypeKw(_) => {
+                let r = self.resolve_ref(&self.tok, self.tok_line)?;
+                let t = self.advance()?;
+                Ok((t, r))
+            }
+            _ => Err(self.syntax(&[])),
+        }
+    }
+
     pub(super) fn as_type(&self, r: Ref, tok: &Tok) -> PResult<NcType> {
         match r {
             Ref::Type(t) => Ok(t),
@@ -324,8 +391,7 @@ impl<'a> Parser<'a> {
                         let name = match self.advance()? {
                             Tok::Ident(n) => n,
                             other => {
-                                self.tok = other;
-                                return Err(self.syntax(&["IDENT"]));
+                                return Err(self.unexpected(other, &["IDENT"]));
                             }
                         };
                         let line = self.last_line;
@@ -373,6 +439,7 @@ impl<'a> Parser<'a> {
                 file: self.file.clone(),
                 kind: e.kind(),
                 exit_code: 1,
+                preamble: String::new(),
             })?;
         Ok(())
     }
@@ -382,8 +449,7 @@ impl<'a> Parser<'a> {
             if self.is_punct(b':') {
                 self.attr_decl(None)?;
             } else {
-                let (t1, line1) = self.take_ref_token(&[])?;
-                let r1 = self.resolve_ref(&t1, line1)?;
+                let (t1, r1) = self.take_resolved()?;
                 if self.is_punct(b':') {
                     self.attr_decl(Some((t1, r1)))?;
                 } else {
@@ -410,6 +476,11 @@ impl<'a> Parser<'a> {
             self.advance()?;
             return self.attr_tail(&t2, r2, Some(typ));
         }
+        if matches!(t2, Tok::TypeKw(_) | Tok::Path(_)) {
+            // Only `ambiguous_ref ':'` can follow a type here.
+            let _ = self.resolve_ref(&t2, line2)?;
+            return Err(self.syntax(&["':'"]));
+        }
         let mut specs = Vec::new();
         let mut cur = t2;
         loop {
@@ -417,8 +488,7 @@ impl<'a> Parser<'a> {
                 Tok::Ident(n) => n,
                 Tok::Data => "data".to_string(),
                 other => {
-                    self.tok = other;
-                    return Err(self.syntax(&[]));
+                    return Err(self.unexpected(other, &[]));
                 }
             };
             let mut dims = Vec::new();
@@ -429,15 +499,15 @@ impl<'a> Parser<'a> {
                         Tok::Ident(n) => {
                             self.out.schema.find_dim_visible(self.group(), &n).ok_or(n)
                         }
-                        Tok::Path(p) if !p.is_empty() => {
+                        Tok::Path(p) if p.is_empty() => Err(self.out.name.clone()),
+                        Tok::Path(p) => {
                             let leaf = p[p.len() - 1].clone();
                             self.group_by_path(&p[..p.len() - 1])
                                 .and_then(|g| self.out.schema.find_dim(g, &leaf))
                                 .ok_or(leaf)
                         }
                         other => {
-                            self.tok = other;
-                            return Err(self.syntax(&["IDENT", "PATH"]));
+                            return Err(self.unexpected(other, &["IDENT", "PATH"]));
                         }
                     };
                     let d = d.map_err(|n| {
@@ -484,6 +554,7 @@ impl<'a> Parser<'a> {
                     file: self.file.clone(),
                     kind: e.kind(),
                     exit_code: 1,
+                    preamble: String::new(),
                 })?;
             self.out.data.push(None);
             self.out.specials.push(VarSpecials::default());
@@ -496,19 +567,19 @@ impl<'a> Parser<'a> {
 
     fn data_section(&mut self) -> PResult<()> {
         while matches!(self.tok, Tok::Ident(_) | Tok::Path(_) | Tok::TypeKw(_)) {
-            let (t, line) = self.take_ref_token(&[])?;
-            if !self.is_punct(b'=') {
-                return Err(self.syntax(&["'='"]));
-            }
-            let v = match self.resolve_ref(&t, line)? {
+            let v = match self.resolve_ref(&self.tok, self.tok_line)? {
                 Ref::Var(v) => v,
                 Ref::Type(_) => {
                     return Err(self.plain(format!(
                         "Undefined or forward referenced variable: {}",
-                        Self::ref_name(&t)
+                        Self::ref_name(&self.tok)
                     )))
                 }
             };
+            self.advance()?;
+            if !self.is_punct(b'=') {
+                return Err(self.syntax(&["'='"]));
+            }
             self.advance()?;
             let data = self.datalist(0)?;
             self.out.data[v.0] = Some(data);
@@ -554,7 +625,7 @@ impl<'a> Parser<'a> {
             Tok::Punct(b'{') => {
                 let inner = self.datalist(depth + 1)?;
                 let line = self.tok_line;
-                self.expect_punct(b'}', &["','", "'}'"])?;
+                self.expect_punct(b'}', &["'}'", "','"])?;
                 Ok(constant(ConstKind::List(inner), line))
             }
             Tok::Const(k) => Ok(constant(k, line)),
@@ -585,10 +656,7 @@ impl<'a> Parser<'a> {
                     line,
                 ))
             }
-            other => {
-                self.tok = other;
-                Err(self.syntax(&[]))
-            }
+            other => Err(self.unexpected(other, &[])),
         }
     }
 
@@ -604,8 +672,7 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Const(k) => args.push(k),
                 other => {
-                    self.tok = other;
-                    return Err(self.syntax(&[]));
+                    return Err(self.unexpected(other, &[]));
                 }
             }
             if self.is_punct(b',') {

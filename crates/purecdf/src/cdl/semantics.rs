@@ -16,6 +16,7 @@ fn located(file: &str, line: u32, msg: impl Into<String>) -> CdlError {
         file: file.to_string(),
         kind: crate::ErrorKind::Inval,
         exit_code: 1,
+        preamble: String::new(),
     }
 }
 
@@ -37,6 +38,7 @@ pub(crate) fn choose_format(
                     file: file.to_string(),
                     kind: crate::ErrorKind::Inval,
                     exit_code: 0,
+                    preamble: String::new(),
                 })
             }
         }
@@ -128,6 +130,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
                     file: file.to_string(),
                     kind: e.kind(),
                     exit_code: 1,
+                    preamble: String::new(),
                 })?;
         }
     }
@@ -170,6 +173,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
         format,
         enhanced: p.enhanced,
         special_count: p.special_count,
+        warnings: p.warnings,
     })
 }
 

@@ -21,18 +21,16 @@ impl Parser<'_> {
                     self.expect_punct(b';', &["';'"])?;
                 }
                 Tok::Ident(_) | Tok::Path(_) | Tok::TypeKw(_) => {
-                    let (t, line) = self.take_ref_token(&[])?;
+                    let (t, r) = self.take_resolved()?;
                     if self.tok == Tok::Enum {
                         let Tok::TypeKw(base) = t else {
                             return Err(self.syntax(&[]));
                         };
                         self.enum_decl(base)?;
                     } else if self.is_punct(b'(') {
-                        let r = self.resolve_ref(&t, line)?;
                         let base = self.as_type(r, &t)?;
                         self.vlen_decl(base)?;
                     } else {
-                        let r = self.resolve_ref(&t, line)?;
                         self.attr_decl(Some((t, r)))?;
                         self.expect_punct(b';', &["';'"])?;
                     }
@@ -63,10 +61,7 @@ impl Parser<'_> {
                 }
                 Ok((n, line))
             }
-            other => {
-                self.tok = other;
-                Err(self.syntax(&["IDENT"]))
-            }
+            other => Err(self.unexpected(other, &["IDENT"])),
         }
     }
 
@@ -93,8 +88,7 @@ impl Parser<'_> {
             let m = match self.advance()? {
                 Tok::Ident(n) => n,
                 other => {
-                    self.tok = other;
-                    return Err(self.syntax(&["IDENT"]));
+                    return Err(self.unexpected(other, &["IDENT"]));
                 }
             };
             self.expect_punct(b'=', &["'='"])?;
@@ -156,15 +150,17 @@ impl Parser<'_> {
         self.expect_punct(b'{', &["'{'"])?;
         let mut fields: Vec<(String, NcType, Vec<usize>)> = Vec::new();
         loop {
-            let (t, line) = self.take_ref_token(&[])?;
-            let r = self.resolve_ref(&t, line)?;
-            let typ = self.as_type(r, &t)?;
+            if !matches!(self.tok, Tok::Ident(_) | Tok::Path(_) | Tok::TypeKw(_)) {
+                return Err(self.syntax(&[]));
+            }
+            let r = self.resolve_ref(&self.tok, self.tok_line)?;
+            let typ = self.as_type(r, &self.tok)?;
+            self.advance()?;
             loop {
                 let fname = match self.advance()? {
                     Tok::Ident(n) => n,
                     other => {
-                        self.tok = other;
-                        return Err(self.syntax(&["IDENT"]));
+                        return Err(self.unexpected(other, &["IDENT"]));
                     }
                 };
                 let mut dims = Vec::new();
@@ -204,7 +200,7 @@ impl Parser<'_> {
                     break;
                 }
             }
-            self.expect_punct(b';', &["';'", "','"])?;
+            self.expect_punct(b';', &["';'"])?;
             if self.is_punct(b'}') {
                 self.advance()?;
                 break;
