@@ -7,12 +7,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Fixture name, `ncgen -k` kind, and the `-v` list used for the `v` mode.
+/// Fixture name, `ncgen -k` kind, and the `-v` list used for the `v` mode. The `nc4` ones need
+/// the netCDF-4 reader: while `purecdf::open` reports NC_ENOTBUILT for them they are skipped.
 const FIXTURES: &[(&str, &str, &str)] = &[
     ("classic_types", "nc3", "c,rec,a b:c"),
     ("cdf5_types", "nc5", "u64,cube"),
     ("offset64_records", "nc6", "temp,label"),
     ("times", "nc3", "time,time_bnds"),
+    ("nc4_groups", "nc4", "cm,sub/x,/sub/deeper/z"),
+    ("nc4_unlimited", "nc4", "fu,st"),
 ];
 
 /// Option modes: slug and arguments (`{V}` is replaced by the fixture's `-v` list).
@@ -119,7 +122,7 @@ fn goldens() {
     let dir = data_dir();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for (name, _, vlist) in FIXTURES {
+    for (name, kind, vlist) in FIXTURES {
         for (slug, args) in MODES {
             let args = mode_args(args, vlist);
             let golden = std::fs::read(dir.join(format!("{name}.{slug}.out")))
@@ -128,6 +131,10 @@ fn goldens() {
                 .map(|s| s.trim().parse().unwrap())
                 .unwrap_or(0);
             let (stdout, stderr, code) = run(&ours(), &args, &format!("{name}.nc"));
+            if *kind == "nc4" && String::from_utf8_lossy(&stderr).contains("was not turned on") {
+                eprintln!("skipping {name} {args:?}: netCDF-4 reading not built");
+                continue;
+            }
             checked += 1;
             if stdout != golden || code != want_rc {
                 failures.push(format!(
@@ -139,7 +146,7 @@ fn goldens() {
             }
         }
     }
-    assert!(checked >= 80);
+    assert!(checked >= 80, "only {checked} cases checked");
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",

@@ -103,6 +103,8 @@ fn fixtures_in_every_mode_match_reference() {
         ("cdf5_types.nc", "u64,cube"),
         ("offset64_records.nc", "temp,label"),
         ("times.nc", "time,time_bnds"),
+        ("nc4_groups.nc", "cm,sub/x,/sub/deeper/z"),
+        ("nc4_unlimited.nc", "fu,st"),
     ];
     let modes: &[&[&str]] = &[
         &[],

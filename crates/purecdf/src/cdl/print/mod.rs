@@ -502,7 +502,13 @@ impl<'a, W: Write> Printer<'a, W> {
                 }
             }
         }
-        if s.type_size(var.typ) > 1 {
+        // netcdf-c reports an endianness only for atomic numeric types; strings and user types
+        // (enums included) are "native" and print nothing.
+        let endian_type = match var.typ {
+            NcType::User(_) | NcType::String => None,
+            t => Some(t),
+        };
+        if endian_type.is_some_and(|t| s.type_size(t) > 1) {
             if self.format == Format::Cdf5 {
                 // netcdf-c 4.9 asks a CDF-5 file for its endianness and fails (ncdump.c
                 // pr_att_specials does not exclude kind 5); reproduce the failure.
