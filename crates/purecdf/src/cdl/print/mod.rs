@@ -170,10 +170,11 @@ impl<'a, W: Write> Printer<'a, W> {
 
     fn dump(&mut self) -> Result<()> {
         self.out.indent = 0;
-        self.out.put(b"netcdf ")?;
-        let name = self.opts.name.clone();
-        self.name(&name)?;
-        self.out.put(b" {\n")?;
+        // The name is escaped (and may be refused) before anything is printed.
+        let mut line = b"netcdf ".to_vec();
+        names::push_escaped_name(self.opts.name.as_bytes(), &mut line)?;
+        line.extend_from_slice(b" {\n");
+        self.out.put(&line)?;
         self.group(ROOT)?;
         self.out.indent_out()?;
         self.out.put(b"}\n")
