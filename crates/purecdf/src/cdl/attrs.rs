@@ -80,7 +80,14 @@ impl Parser<'_> {
                 self.expect_punct(b'=', &["'='"])?;
                 self.var_special(reftok, r, sp)
             }
-            other => Err(self.unexpected(other, &[])),
+            other => {
+                let expected: &[&str] = if typ.is_some() {
+                    &["IDENT", "_FILLVALUE"]
+                } else {
+                    &[]
+                };
+                Err(self.unexpected(other, expected))
+            }
         }
     }
 

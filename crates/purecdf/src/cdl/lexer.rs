@@ -48,6 +48,10 @@ pub(crate) struct Lexer<'a> {
     pub(crate) special_constants: bool,
     /// Set when the input ends inside a `/* */` comment.
     pub(crate) unterminated_comment: bool,
+    /// Name of the last identifier or path scanned (bison's `yylval.sym`).
+    last_sym: String,
+    /// `last_sym` when the latest `data:` keyword was scanned.
+    pub(crate) data_sym: String,
 }
 
 fn is_utf8_at(s: &[u8], i: usize) -> usize {
@@ -199,6 +203,8 @@ impl<'a> Lexer<'a> {
             after_netcdf: false,
             special_constants: false,
             unterminated_comment: false,
+            last_sym: String::new(),
+            data_sym: String::new(),
         }
     }
 
@@ -259,7 +265,16 @@ impl<'a> Lexer<'a> {
                         }
                     }
                 }
-                _ => return self.token(),
+                _ => {
+                    let t = self.token()?;
+                    match &t {
+                        Tok::Ident(n) => self.last_sym.clone_from(n),
+                        Tok::Path(p) => self.last_sym = p.last().cloned().unwrap_or_default(),
+                        Tok::Data => self.data_sym.clone_from(&self.last_sym),
+                        _ => {}
+                    }
+                    return Ok(t);
+                }
             }
         }
     }

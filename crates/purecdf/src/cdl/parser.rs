@@ -486,7 +486,8 @@ impl<'a> Parser<'a> {
         loop {
             let name = match cur {
                 Tok::Ident(n) => n,
-                Tok::Data => "data".to_string(),
+                // ncgen names it after the scanner's last identifier (a stale `yylval`).
+                Tok::Data => self.lx.data_sym.clone(),
                 other => {
                     return Err(self.unexpected(other, &[]));
                 }
@@ -495,10 +496,13 @@ impl<'a> Parser<'a> {
             if self.is_punct(b'(') {
                 self.advance()?;
                 loop {
-                    let d = match self.advance()? {
-                        Tok::Ident(n) => {
-                            self.out.schema.find_dim_visible(self.group(), &n).ok_or(n)
-                        }
+                    // `dimref: path` is reduced before the next token is read.
+                    let d = match &self.tok {
+                        Tok::Ident(n) => self
+                            .out
+                            .schema
+                            .find_dim_visible(self.group(), n)
+                            .ok_or(n.clone()),
                         Tok::Path(p) if p.is_empty() => Err(self.out.name.clone()),
                         Tok::Path(p) => {
                             let leaf = p[p.len() - 1].clone();
@@ -506,13 +510,12 @@ impl<'a> Parser<'a> {
                                 .and_then(|g| self.out.schema.find_dim(g, &leaf))
                                 .ok_or(leaf)
                         }
-                        other => {
-                            return Err(self.unexpected(other, &["IDENT", "PATH"]));
-                        }
+                        _ => return Err(self.syntax(&["IDENT", "PATH"])),
                     };
                     let d = d.map_err(|n| {
                         self.plain(format!("Undefined or forward referenced dimension: {n}"))
                     })?;
+                    self.advance()?;
                     dims.push(d);
                     if dims.len() >= MAX_VAR_DIMS {
                         return Err(
