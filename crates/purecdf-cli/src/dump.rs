@@ -291,7 +291,8 @@ fn parse(progname: &str, args: &[String]) -> Result<(Cmd, Vec<String>), i32> {
             b's' => o.special_atts = true,
             b'F' => o.filter_atts = true,
             b'X' => match arg.as_bytes().first().map(u8::to_ascii_lowercase) {
-                Some(b'm' | b'p') => {}
+                Some(b'm') => {}
+                Some(b'p') => o.suppress_properties = true,
                 _ => {
                     let m = format!("invalid value for -X option: {arg}");
                     return Err(fail(progname, &m));

@@ -105,6 +105,7 @@ fn fixtures_in_every_mode_match_reference() {
         ("times.nc", "time,time_bnds"),
         ("nc4_groups.nc", "cm,sub/x,/sub/deeper/z"),
         ("nc4_unlimited.nc", "fu,st"),
+        ("nc7_types.nc", "c,rec,a b:c"),
     ];
     let modes: &[&[&str]] = &[
         &[],

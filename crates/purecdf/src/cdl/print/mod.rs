@@ -84,6 +84,8 @@ pub struct DumpOptions {
     pub special_atts: bool,
     /// `-F`: `_Filter` syntax for all filters.
     pub filter_atts: bool,
+    /// `-Xp`: never show `_NCProperties` (affects NcML output only, as in netcdf-c).
+    pub suppress_properties: bool,
 }
 
 impl DumpOptions {
@@ -108,6 +110,7 @@ impl DumpOptions {
             iso_separator: false,
             special_atts: false,
             filter_atts: false,
+            suppress_properties: false,
         }
     }
 }

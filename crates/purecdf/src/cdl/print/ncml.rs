@@ -52,8 +52,19 @@ fn ncml<W: Write>(file: &File, opts: &DumpOptions, location: &str, w: &mut W) ->
             );
         }
     }
+    let hidden = !file.format().is_classic_family();
     for a in &root.atts {
-        if a.name == "_NCProperties" && !opts.special_atts {
+        // netCDF-4's hidden attributes are not in netcdf-c's attribute count, so never shown;
+        // a real `_NCProperties` of a classic file only with -s (and not -Xp).
+        if hidden
+            && matches!(
+                a.name.as_str(),
+                "_NCProperties" | "_SuperblockVersion" | "_IsNetcdf4"
+            )
+        {
+            continue;
+        }
+        if a.name == "_NCProperties" && (!opts.special_atts || opts.suppress_properties) {
             continue;
         }
         attx(a, false, opts, &mut o);
