@@ -132,7 +132,7 @@ fn goldens() {
                 .map(|s| s.trim().parse().unwrap())
                 .unwrap_or(0);
             let (stdout, stderr, code) = run(&ours(), &args, &format!("{name}.nc"));
-            if kind.starts_with("nc4") | kind.starts_with("nc7")
+            if (kind.starts_with("nc4") || kind.starts_with("nc7"))
                 && String::from_utf8_lossy(&stderr).contains("was not turned on")
             {
                 eprintln!("skipping {name} {args:?}: netCDF-4 reading not built");
