@@ -195,6 +195,41 @@ fn failing_command_lines_match_reference() {
     assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
 }
 
+#[test]
+fn group_and_variable_selection_matches_reference() {
+    if !reference() {
+        return;
+    }
+    let probe = run(&ours(), &fixture_dir(), &strings(&["-h", "nc4_groups.nc"]));
+    if probe.stderr.contains("was not turned on") {
+        eprintln!("netCDF-4 reading not built: skipped");
+        return;
+    }
+    let cases: &[&[&str]] = &[
+        &["-g", "sub"],
+        &["-g", "/sub/deeper"],
+        &["-g", "deeper,sub"],
+        &["-g", "nosuch"],
+        &["-g", "/"],
+        &["-v", "x"],
+        &["-v", "/sub/x"],
+        &["-v", "sub/x"],
+        &["-v", "ub/x"],
+        &["-v", "/x"],
+        &["-v", "deeper/z"],
+        &["-h", "-g", "sub"],
+        &["-v", "gc", "-c"],
+        &["-x"],
+    ];
+    let mut diffs = Vec::new();
+    for c in cases {
+        let mut args = strings(c);
+        args.push("nc4_groups.nc".into());
+        diffs.extend(compare(&fixture_dir(), &args));
+    }
+    assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
+}
+
 /// Every file under `root` whose first four bytes are a classic magic number.
 fn classic_files(root: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(root) else {
