@@ -136,6 +136,9 @@ pub struct VarSpecials {
     pub codecs: Option<String>,
     /// `_Quantize*`: algorithm and number of significant digits/bits.
     pub quantize: Option<(Quantize, i32)>,
+    /// The character ncgen pads char data with: the first character of a string `_FillValue`,
+    /// else NUL (netcdf-c `getfillchar` looks at the constant as written).
+    pub fill_char: u8,
 }
 
 /// Dataset-wide special attributes that are accepted but not written.

@@ -150,6 +150,9 @@ pub(crate) fn convert_atomic(c: &ConstKind, t: NcType, fill: &Value) -> Result<V
             }
         }
         ConstKind::Enum(_, v) => from_int(*v, t),
+        // cvt.c reads byte constants through the unsigned member: -1b becomes 255 in any
+        // wider type.
+        ConstKind::Byte(b) => from_int(i128::from(*b as u8), t),
         ConstKind::List(_) => return Err("Expected primitive found {..}".into()),
         ConstKind::EnumRef { name, .. } => return Err(format!("Undefined enum constant: {name}")),
         k => k.as_i128().and_then(|v| from_int(v, t)),

@@ -48,13 +48,14 @@ pub(crate) fn char_buffer(
                 run.get_or_insert_with(|| (Vec::new(), c.line))
                     .0
                     .push(b as u8);
+            } else if let Some((s, line)) = run.take() {
+                // netcdf-c replaces the constant that ends a run with the run itself, so that
+                // constant is lost (genchar.c rebuildsingletons).
+                rebuilt.push(Const {
+                    kind: ConstKind::Str(s),
+                    line,
+                });
             } else {
-                if let Some((s, line)) = run.take() {
-                    rebuilt.push(Const {
-                        kind: ConstKind::Str(s),
-                        line,
-                    });
-                }
                 rebuilt.push(c.clone());
             }
         }
@@ -175,10 +176,7 @@ impl CdlDataset {
             return Ok(Some(pack(var.typ, Vec::new())));
         }
         if var.typ == NcType::Char && !shape.is_empty() {
-            let fc = match fill {
-                Value::Char(c) => c,
-                _ => 0,
-            };
+            let fc = self.specials.get(v.0).map_or(0, |s| s.fill_char);
             let last_unlim = var
                 .dims
                 .last()

@@ -50,6 +50,8 @@ pub(crate) struct Lexer<'a> {
     pub(crate) unterminated_comment: bool,
     /// Name of the last identifier or path scanned (bison's `yylval.sym`).
     last_sym: String,
+    /// The last byte constant scanned (ncgen.l's global `byte_val`).
+    byte_val: i8,
     /// `last_sym` when the latest `data:` keyword was scanned.
     pub(crate) data_sym: String,
 }
@@ -204,6 +206,7 @@ impl<'a> Lexer<'a> {
             special_constants: false,
             unterminated_comment: false,
             last_sym: String::new(),
+            byte_val: 0,
             data_sym: String::new(),
         }
     }
@@ -300,6 +303,16 @@ impl<'a> Lexer<'a> {
         if c == b'\'' {
             if let Some((len, v)) = char_const(s, i) {
                 self.pos = i + len;
+                // ncgen.l checks the previous byte constant, not the new one, before accepting
+                // a `'\xhh'` constant.
+                let hex = len == 6 && matches!(s[i + 2], b'x' | b'X');
+                if hex && self.byte_val < 0 {
+                    return self.err(format!(
+                        "bad hex character constant: {}",
+                        String::from_utf8_lossy(&s[i..i + len])
+                    ));
+                }
+                self.byte_val = v as i8;
                 return Ok(Tok::Const(ConstKind::Byte(v as i8)));
             }
         }
@@ -597,7 +610,10 @@ impl<'a> Lexer<'a> {
             (Tag::L, true) => ConstKind::UInt64(u),
             (_, true) => return range_err(self),
             (Tag::L, false) => ConstKind::Int64(v),
-            (Tag::B, false) => ConstKind::Byte(v as i8),
+            (Tag::B, false) => {
+                self.byte_val = v as i8;
+                ConstKind::Byte(v as i8)
+            }
             (Tag::S, false) => ConstKind::Short(v as i16),
             (Tag::I, false) => ConstKind::Int(v as i32),
         };
@@ -628,6 +644,35 @@ fn hex_scanf(hex: &[u8]) -> u32 {
     v as u32
 }
 
+/// ncgen's `unescapehex` as it computes (`ncgen/escapes.c`): its "lower-casing" of digits and
+/// its `=` instead of `|=` make `'\x41'` 0xDA; only letters in both places come out right.
+fn ncgen_hex(c1: u8, c2: u8) -> i32 {
+    let (mut c1, mut c2) = (i32::from(c1), i32::from(c2));
+    let (a, upper_a, zero, nine) = (
+        i32::from(b'a'),
+        i32::from(b'A'),
+        i32::from(b'0'),
+        i32::from(b'9'),
+    );
+    if c1 < a {
+        c1 = (c1 - upper_a) + a;
+    }
+    let mut b = if c1 <= nine {
+        (c1 - zero) << 4
+    } else {
+        ((c1 - a) + 10) << 4
+    };
+    if c2 < a {
+        c2 |= (c2 - upper_a) + a;
+    }
+    if c2 <= nine {
+        b = c2 - zero;
+    } else {
+        b |= (c2 - a) + 10;
+    }
+    b
+}
+
 /// A character constant `'x'`, `'\ooo'`, `'\xhh'` or `'\c'` at `i`: its length and byte value.
 fn char_const(s: &[u8], i: usize) -> Option<(usize, u8)> {
     let g = |k: usize| s.get(i + k).copied();
@@ -643,8 +688,7 @@ fn char_const(s: &[u8], i: usize) -> Option<(usize, u8)> {
             return Some((6, v as u8));
         }
         if matches!(a, b'x' | b'X') && b.is_ascii_hexdigit() && c.is_ascii_hexdigit() {
-            let v = (b as char).to_digit(16)? * 16 + (c as char).to_digit(16)?;
-            return Some((6, v as u8));
+            return Some((6, ncgen_hex(b, c) as u8));
         }
     }
     if let (Some(c), Some(b'\'')) = (g(2), g(3)) {
@@ -659,7 +703,7 @@ fn char_const(s: &[u8], i: usize) -> Option<(usize, u8)> {
             b'r' => b'\r',
             b't' => b'\t',
             b'v' => 11,
-            b'0' => 0,
+            // netcdf-c 4.9.0 gives '0' (48) for '\0'.
             b'?' => 0o177,
             other => other,
         };

@@ -121,6 +121,12 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
             if typ != NcType::String {
                 check_nil(&data, file)?;
             }
+            if let (Some(v), "_FillValue") = (a.var, a.name.as_str()) {
+                p.specials[v.0].fill_char = match data.first().map(|c| &c.kind) {
+                    Some(ConstKind::Str(s)) => s.first().copied().unwrap_or(0),
+                    _ => 0,
+                };
+            }
             let values = att_values(&p.schema, typ, &data, file)?;
             p.schema
                 .put_att(a.group, a.var, &a.name, values)
@@ -142,7 +148,9 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
             p.data[i] = Some(d);
         }
     }
-    unlimited_sizes(&mut p, file)?;
+    let mut warnings = std::mem::take(&mut p.warnings);
+    unlimited_sizes(&mut p, file, &mut warnings)?;
+    p.warnings = warnings;
     // Specials into the model.
     for (i, sp) in p.specials.iter().enumerate() {
         let var = &mut p.schema.vars[i];
@@ -396,7 +404,7 @@ fn find_econst(
 
 /// `processunlimiteddims`: each unlimited dimension gets the largest length any variable's data
 /// implies.
-fn unlimited_sizes(p: &mut Parsed, file: &str) -> Result<(), CdlError> {
+fn unlimited_sizes(p: &mut Parsed, file: &str, warn: &mut String) -> Result<(), CdlError> {
     for i in 0..p.schema.vars.len() {
         let Some(data) = p.data[i].as_ref() else {
             continue;
@@ -407,12 +415,12 @@ fn unlimited_sizes(p: &mut Parsed, file: &str) -> Result<(), CdlError> {
             continue;
         };
         if first == 0 {
-            compute_unlim(&mut p.schema, &dims, 0, data, ischar, file, 0)?;
+            compute_unlim(&mut p.schema, &dims, 0, data, ischar, file, warn, 0)?;
         } else {
             for c in data {
                 match &c.kind {
                     ConstKind::List(l) => {
-                        compute_unlim(&mut p.schema, &dims, first, l, ischar, file, 0)?
+                        compute_unlim(&mut p.schema, &dims, first, l, ischar, file, warn, 0)?
                     }
                     _ => {
                         return Err(located(
@@ -435,6 +443,7 @@ fn compute_unlim(
     data: &[Const],
     ischar: bool,
     file: &str,
+    warn: &mut String,
     depth: usize,
 ) -> Result<(), CdlError> {
     if depth > 256 {
@@ -451,13 +460,24 @@ fn compute_unlim(
     let length: u64 = if next != rank || !ischar {
         data.len() as u64
     } else {
-        data.iter()
-            .map(|c| match &c.kind {
+        let line = data.first().map_or(0, |c| c.line);
+        let mut n = 0u64;
+        for c in data {
+            n += match &c.kind {
                 ConstKind::Str(b) => b.len() as u64,
                 ConstKind::Byte(_) | ConstKind::UByte(_) => 1,
-                _ => 0,
-            })
-            .sum()
+                other => {
+                    // semwarn in computeunlimitedsizes, with ncgen's type codes.
+                    let msg = match other {
+                        ConstKind::List(_) => "Expected character constant, found {...}".into(),
+                        k => format!("Illegal character constant: {}", const_code(k)),
+                    };
+                    warn.push_str(&format!("ncgen: {file} line {line}: {msg}\n"));
+                    0
+                }
+            };
+        }
+        n
     };
     let size = if xproduct == 0 {
         0
@@ -469,7 +489,9 @@ fn compute_unlim(
     if next != rank {
         for c in data {
             match &c.kind {
-                ConstKind::List(l) => compute_unlim(s, dims, next, l, ischar, file, depth + 1)?,
+                ConstKind::List(l) => {
+                    compute_unlim(s, dims, next, l, ischar, file, warn, depth + 1)?
+                }
                 _ => {
                     return Err(located(
                         file,
@@ -481,6 +503,28 @@ fn compute_unlim(
         }
     }
     Ok(())
+}
+
+/// ncgen's type code for a constant (`NCConstant.nctype`), as its warnings print it.
+fn const_code(k: &ConstKind) -> i32 {
+    match k {
+        ConstKind::Byte(_) => 1,
+        ConstKind::Short(_) => 3,
+        ConstKind::Int(_) => 4,
+        ConstKind::Float(_) => 5,
+        ConstKind::Double(_) => 6,
+        ConstKind::UByte(_) => 7,
+        ConstKind::UShort(_) => 8,
+        ConstKind::UInt(_) => 9,
+        ConstKind::Int64(_) => 10,
+        ConstKind::UInt64(_) => 11,
+        ConstKind::Str(_) => 12,
+        ConstKind::Opaque(_) => 14,
+        ConstKind::List(_) => 16,
+        ConstKind::Fill => 31,
+        ConstKind::Nil => 32,
+        ConstKind::EnumRef { .. } | ConstKind::Enum(..) => 105,
+    }
 }
 
 #[cfg(test)]
