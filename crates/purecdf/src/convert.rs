@@ -20,9 +20,9 @@ pub mod fill {
     /// NC_FILL_INT
     pub const INT: i32 = -2147483647;
     /// NC_FILL_FLOAT
-    pub const FLOAT: f32 = 9.969_209_968_386_869e36;
+    pub const FLOAT: f32 = f32::from_bits(0x7cf0_0000);
     /// NC_FILL_DOUBLE
-    pub const DOUBLE: f64 = 9.969_209_968_386_869e36;
+    pub const DOUBLE: f64 = f64::from_bits(0x479e_0000_0000_0000);
     /// NC_FILL_UBYTE
     pub const UBYTE: u8 = 255;
     /// NC_FILL_USHORT

@@ -59,11 +59,10 @@ pub fn open(path: impl AsRef<Path>) -> Result<File> {
             let b = crate::classic::ClassicFile::open(path, false).map_err(|e| e.path(path))?;
             Ok(File::from_backend(Box::new(b), path.to_path_buf()))
         }
-        Magic::Hdf5 => Err(Error::with_detail(
-            ErrorKind::NotBuilt,
-            "netCDF-4/HDF5 reading is not implemented yet",
-        )
-        .path(path)),
+        Magic::Hdf5 => {
+            let b = crate::netcdf4::Netcdf4File::open(path).map_err(|e| e.path(path))?;
+            Ok(File::from_backend(Box::new(b), path.to_path_buf()))
+        }
         Magic::Hdf4 => Err(Error::with_detail(
             ErrorKind::NotBuilt,
             "HDF4 reading is not implemented yet",
@@ -73,8 +72,7 @@ pub fn open(path: impl AsRef<Path>) -> Result<File> {
     }
 }
 
-/// Opens a dataset held in memory, read-only (georust's `open_mem`). Only the classic formats are
-/// read from memory today.
+/// Opens a dataset held in memory, read-only (georust's `open_mem`): classic and netCDF-4.
 ///
 /// # Errors
 /// NC_ENOTNC for an unknown format, NC_ENOTBUILT for netCDF-4/HDF4, NC_ETRUNC or NC_ENOTNC for a
@@ -85,9 +83,13 @@ pub fn open_mem(bytes: Vec<u8>) -> Result<File> {
             let b = crate::classic::ClassicFile::open_mem(bytes)?;
             Ok(File::from_backend(Box::new(b), std::path::PathBuf::new()))
         }
-        Magic::Hdf5 | Magic::Hdf4 => Err(Error::with_detail(
+        Magic::Hdf5 => {
+            let b = crate::netcdf4::Netcdf4File::from_source(std::sync::Arc::new(bytes))?;
+            Ok(File::from_backend(Box::new(b), std::path::PathBuf::new()))
+        }
+        Magic::Hdf4 => Err(Error::with_detail(
             ErrorKind::NotBuilt,
-            "reading this format from memory is not implemented yet",
+            "reading HDF4 from memory is not implemented yet",
         )),
         Magic::Unknown => Err(Error::new(ErrorKind::NotNc)),
     }

@@ -27,6 +27,7 @@ mod dispatch;
 mod error;
 mod file;
 pub mod model;
+pub mod netcdf4;
 mod selection;
 
 pub use backend::Format;

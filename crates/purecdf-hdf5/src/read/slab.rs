@@ -66,7 +66,7 @@ impl Dataset {
             .and_then(|n| n.checked_mul(esize))
             .ok_or_else(|| self.err(FormatErrorKind::InvalidValue(n)))?;
         let dims = self.space.dims().to_vec();
-        if dims.len() != slab.start.len() {
+        if dims.is_empty() || dims.len() != slab.start.len() {
             // Scalar or null dataspace: the single element, if any.
             return self.read_raw().map(|mut v| {
                 v.truncate(total);

@@ -1,0 +1,505 @@
+//! Builds the netCDF data model of an HDF5 file: walks groups in link order (creation order when
+//! tracked), turns dimension scales into dimensions, datasets into variables, committed datatypes
+//! into user types and attributes into attributes, hiding netCDF-4's bookkeeping attributes.
+//! Dimension references are resolved after every group is read, since a variable may use a
+//! dimension of an ancestor group.
+
+use std::collections::HashMap;
+
+use purecdf_hdf5::format::cursor::Cursor;
+use purecdf_hdf5::format::messages::attribute::{AttributeMessage, TypeRef};
+use purecdf_hdf5::format::messages::dataspace::Dataspace;
+use purecdf_hdf5::format::messages::datatype::Datatype;
+use purecdf_hdf5::format::messages::fill_value::FillTime;
+use purecdf_hdf5::format::messages::layout::Layout;
+use purecdf_hdf5::format::messages::shared::SharedRef;
+use purecdf_hdf5::format::object_header::{flags, MessageType};
+use purecdf_hdf5::read::{Dataset, Group, Hdf5File};
+
+use super::types::{self, HeapReader, TypeTable};
+use super::{hdf, VarData};
+use crate::backend::Format;
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{DimId, GroupId, NcType, Schema, StorageInfo, Value, Values, ROOT};
+
+/// The NAME a pure dimension's scale carries.
+const PURE_DIM: &str = "This is a netCDF dimension but not a netCDF variable";
+/// Prefix of a variable named like a dimension it is not the coordinate of.
+const NON_COORD: &str = "_nc4_non_coord_";
+/// Attributes that are bookkeeping, never shown.
+const HIDDEN: [&str; 6] = [
+    "CLASS",
+    "NAME",
+    "REFERENCE_LIST",
+    "DIMENSION_LIST",
+    "_Netcdf4Dimid",
+    "_Netcdf4Coordinates",
+];
+/// Deepest group nesting accepted.
+const MAX_GROUP_DEPTH: usize = 256;
+
+struct PendingVar {
+    group: GroupId,
+    name: String,
+    dataset: Dataset,
+    atts: Vec<AttributeMessage>,
+    /// The dimension this dataset is the scale of, for coordinate variables.
+    own_dim: Option<DimId>,
+}
+
+struct Builder<'a> {
+    h5: &'a Hdf5File,
+    schema: Schema,
+    types: TypeTable,
+    scales: HashMap<u64, DimId>,
+    dimids: HashMap<i64, DimId>,
+    nc_dimid: HashMap<DimId, i64>,
+    next_dimid: i64,
+    pending: Vec<PendingVar>,
+    visited: Vec<u64>,
+}
+
+/// Reads the whole model of `h5`.
+pub(crate) fn build(h5: &Hdf5File) -> Result<(Schema, Vec<Option<VarData>>, Format)> {
+    let mut b = Builder {
+        h5,
+        schema: Schema::default(),
+        types: TypeTable::default(),
+        scales: HashMap::new(),
+        dimids: HashMap::new(),
+        nc_dimid: HashMap::new(),
+        next_dimid: 0,
+        pending: Vec::new(),
+        visited: Vec::new(),
+    };
+    let root = h5.superblock().root_object_header;
+    b.group(root, ROOT, 0)?;
+    let vars = b.resolve_vars()?;
+    b.finish_dims();
+    let strict = b
+        .schema
+        .group(ROOT)
+        .atts
+        .iter()
+        .any(|a| a.name == "_nc3_strict");
+    b.schema.groups[ROOT.0]
+        .atts
+        .retain(|a| a.name != "_nc3_strict");
+    let format = if strict {
+        Format::Netcdf4Classic
+    } else {
+        Format::Netcdf4
+    };
+    // The virtual global attributes `ncdump -s` shows; the printer hides them otherwise.
+    let has_props = b
+        .schema
+        .group(ROOT)
+        .atts
+        .iter()
+        .any(|a| a.name == "_NCProperties");
+    let sbv = i32::from(h5.superblock().version);
+    let atts = &mut b.schema.groups[ROOT.0].atts;
+    atts.push(crate::model::Attribute {
+        name: "_SuperblockVersion".into(),
+        values: Values::Int(vec![sbv]),
+    });
+    atts.push(crate::model::Attribute {
+        name: "_IsNetcdf4".into(),
+        values: Values::Int(vec![i32::from(has_props && !strict)]),
+    });
+    Ok((b.schema, vars, format))
+}
+
+fn text_of(a: &AttributeMessage) -> String {
+    let end = a.data.iter().position(|&c| c == 0).unwrap_or(a.data.len());
+    String::from_utf8_lossy(&a.data[..end]).into_owned()
+}
+
+fn ints_of(a: &AttributeMessage) -> Vec<i64> {
+    match &a.dtype {
+        TypeRef::Inline(
+            dt @ Datatype::FixedPoint {
+                size,
+                signed,
+                big_endian,
+                ..
+            },
+        ) => {
+            let s = *size as usize;
+            let _ = dt;
+            a.data
+                .chunks_exact(s.max(1))
+                .map(|c| types::int_value(c, *big_endian, *signed) as i64)
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+impl Builder<'_> {
+    fn group(&mut self, address: u64, gid: GroupId, depth: usize) -> Result<()> {
+        if depth > MAX_GROUP_DEPTH || self.visited.contains(&address) {
+            return Err(
+                Error::with_detail(ErrorKind::BadMeta, "group cycle or nesting too deep")
+                    .offset(address),
+            );
+        }
+        self.visited.push(address);
+        let group = Group::load(self.h5, address).map_err(hdf)?;
+        // Types first (attributes and variables may use them), then attributes, then the rest.
+        let mut objects = Vec::new();
+        for m in group.members().map_err(hdf)? {
+            let Some(addr) = m.address else { continue };
+            let header = self.h5.object_header(addr).map_err(hdf)?;
+            let is_dataset = header.message(MessageType::LAYOUT).is_some();
+            let is_group = header.message(MessageType::LINK_INFO).is_some()
+                || header.message(MessageType::SYMBOL_TABLE).is_some();
+            match header.message(MessageType::DATATYPE) {
+                Some(mm) if !is_dataset && !is_group => {
+                    let dt = Datatype::parse(&mut Cursor::new(&mm.data, mm.offset, "datatype"))
+                        .map_err(hdf)?;
+                    self.types
+                        .register(&mut self.schema, gid, &m.name, addr, &dt)?;
+                }
+                _ => objects.push((m.name, addr, is_dataset)),
+            }
+        }
+        for a in group.attributes().map_err(hdf)? {
+            if let Some(v) = self.att_values(&a)? {
+                self.schema
+                    .put_att(gid, None, &a.name, v)
+                    .or_else(|_| self.raw_put_att(gid, None, &a.name, &a))?;
+            }
+        }
+        let mut children = Vec::new();
+        for (name, addr, is_dataset) in objects {
+            if is_dataset {
+                self.dataset(gid, &name, addr)?;
+            } else {
+                children.push((name, addr));
+            }
+        }
+        for (name, addr) in children {
+            let child = self.schema.add_group(gid, &name)?;
+            self.group(addr, child, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    fn dataset(&mut self, gid: GroupId, name: &str, addr: u64) -> Result<()> {
+        let ds = Dataset::load(self.h5, addr).map_err(hdf)?;
+        let atts = ds.attributes().map_err(hdf)?;
+        let class = atts.iter().find(|a| a.name == "CLASS").map(text_of);
+        let mut own_dim = None;
+        if class.as_deref() == Some("DIMENSION_SCALE") {
+            let pure = atts
+                .iter()
+                .find(|a| a.name == "NAME")
+                .is_some_and(|a| text_of(a).starts_with(PURE_DIM));
+            let (len, unlimited) = match &ds.space {
+                Dataspace::Simple { dims, max_dims } => (
+                    dims.first().copied().unwrap_or(0),
+                    max_dims.first().is_some_and(Option::is_none),
+                ),
+                _ => (0, false),
+            };
+            let dimid = atts
+                .iter()
+                .find(|a| a.name == "_Netcdf4Dimid")
+                .and_then(|a| ints_of(a).first().copied());
+            let id = self.schema.add_dim(gid, name, len, unlimited)?;
+            let nc = dimid.unwrap_or(self.next_dimid);
+            self.next_dimid = self.next_dimid.max(nc + 1);
+            self.dimids.insert(nc, id);
+            self.nc_dimid.insert(id, nc);
+            self.scales.insert(addr, id);
+            if pure {
+                return Ok(());
+            }
+            own_dim = Some(id);
+        }
+        let name = name.strip_prefix(NON_COORD).unwrap_or(name).to_string();
+        self.pending.push(PendingVar {
+            group: gid,
+            name,
+            dataset: ds,
+            atts,
+            own_dim,
+        });
+        Ok(())
+    }
+
+    fn resolve_vars(&mut self) -> Result<Vec<Option<VarData>>> {
+        let pending = std::mem::take(&mut self.pending);
+        let mut vars: Vec<Option<VarData>> = Vec::new();
+        for p in pending {
+            let rank = p.dataset.space.dims().len();
+            let coords = p
+                .atts
+                .iter()
+                .find(|a| a.name == "_Netcdf4Coordinates")
+                .map(ints_of);
+            let dims: Vec<DimId> = if let Some(c) = coords.filter(|c| c.len() == rank) {
+                c.iter()
+                    .map(|i| {
+                        self.dimids.get(i).copied().ok_or_else(|| {
+                            Error::with_detail(
+                                ErrorKind::BadDim,
+                                format!("_Netcdf4Coordinates of {} names dimid {i}", p.name),
+                            )
+                        })
+                    })
+                    .collect::<Result<_>>()?
+            } else if let Some(d) = p.own_dim.filter(|_| rank == 1) {
+                vec![d]
+            } else if let Some(list) = p.atts.iter().find(|a| a.name == "DIMENSION_LIST") {
+                self.dimension_list(list, rank, &p.name)?
+            } else {
+                self.phony_dims(p.group, &p.dataset)?
+            };
+            let typ = self.var_type(&p.dataset)?;
+            let id = self.schema.add_var(p.group, &p.name, typ, &dims)?;
+            for a in &p.atts {
+                if HIDDEN.contains(&a.name.as_str()) {
+                    continue;
+                }
+                if let Some(v) = self.att_values(a)? {
+                    self.schema
+                        .put_att(p.group, Some(id), &a.name, v)
+                        .or_else(|_| self.raw_put_att(p.group, Some(id), &a.name, a))?;
+                }
+            }
+            let ds = &p.dataset;
+            let var = &mut self.schema.vars[id.0];
+            var.storage = StorageInfo {
+                chunk_sizes: match &ds.layout {
+                    Layout::Chunked { chunk_dims, .. } => Some(chunk_dims.clone()),
+                    _ => None,
+                },
+                compact: matches!(ds.layout, Layout::Compact { .. }),
+                filters: ds
+                    .filters
+                    .filters
+                    .iter()
+                    .map(|f| (u32::from(f.id), f.client_data.clone()))
+                    .collect(),
+                big_endian: Some(types::is_big_endian(&ds.dtype)),
+            };
+            var.no_fill = ds
+                .fill
+                .as_ref()
+                .is_some_and(|f| f.fill_time == FillTime::Never);
+            // Unlimited dimensions are as long as the longest variable along them.
+            let cur = ds.space.dims().to_vec();
+            for (d, len) in dims.iter().zip(cur) {
+                let dim = &mut self.schema.dims[d.0];
+                if dim.unlimited && len > dim.len {
+                    dim.len = len;
+                }
+            }
+            if vars.len() <= id.0 {
+                vars.resize_with(id.0 + 1, || None);
+            }
+            vars[id.0] = Some(VarData { dataset: p.dataset });
+        }
+        Ok(vars)
+    }
+
+    fn dimension_list(
+        &mut self,
+        list: &AttributeMessage,
+        rank: usize,
+        name: &str,
+    ) -> Result<Vec<DimId>> {
+        let sizes = self.h5.sizes();
+        let mut out = Vec::with_capacity(rank);
+        let reader = HeapOnly { h5: self.h5 };
+        for i in 0..rank {
+            let e = list.data.get(i * 16..(i + 1) * 16).ok_or_else(|| {
+                Error::with_detail(
+                    ErrorKind::BadDim,
+                    format!("DIMENSION_LIST of {name} too short"),
+                )
+            })?;
+            let Some((_, refs)) = reader.vlen_bytes(e)? else {
+                return Err(Error::with_detail(
+                    ErrorKind::BadDim,
+                    format!("empty DIMENSION_LIST entry in {name}"),
+                ));
+            };
+            let mut c = Cursor::new(&refs, 0, "object reference");
+            let addr = c.uint(sizes.offset_size).map_err(hdf)?;
+            let d = self.scales.get(&addr).copied().ok_or_else(|| {
+                Error::with_detail(
+                    ErrorKind::BadDim,
+                    format!("{name} refers to a dimension scale at {addr:#x} that is not one"),
+                )
+            })?;
+            out.push(d);
+        }
+        Ok(out)
+    }
+
+    fn phony_dims(&mut self, g: GroupId, ds: &Dataset) -> Result<Vec<DimId>> {
+        let (dims, max) = match &ds.space {
+            Dataspace::Simple { dims, max_dims } => (dims.clone(), max_dims.clone()),
+            _ => return Ok(Vec::new()),
+        };
+        let mut out: Vec<DimId> = Vec::with_capacity(dims.len());
+        for (len, m) in dims.iter().zip(max) {
+            let unlimited = m.is_none();
+            let found = self.schema.group(g).dims.iter().copied().find(|d| {
+                let dim = self.schema.dim(*d);
+                dim.len == *len
+                    && dim.unlimited == unlimited
+                    && dim.name.starts_with("phony_dim_")
+                    && !out.contains(d)
+            });
+            let id = match found {
+                Some(d) => d,
+                None => {
+                    let nc = self.next_dimid;
+                    self.next_dimid += 1;
+                    let id = self
+                        .schema
+                        .add_dim(g, &format!("phony_dim_{nc}"), *len, unlimited)?;
+                    self.nc_dimid.insert(id, nc);
+                    id
+                }
+            };
+            out.push(id);
+        }
+        Ok(out)
+    }
+
+    /// Sorts each group's dimensions by netCDF dimid, as `nc_inq_dimids` reports them.
+    fn finish_dims(&mut self) {
+        for g in &mut self.schema.groups {
+            g.dims
+                .sort_by_key(|d| self.nc_dimid.get(d).copied().unwrap_or(i64::MAX));
+        }
+    }
+
+    fn var_type(&self, ds: &Dataset) -> Result<NcType> {
+        if let Some(m) = ds.header().message(MessageType::DATATYPE) {
+            if m.flags & flags::SHARED != 0 {
+                if let Ok(SharedRef::ObjectHeader(a)) = SharedRef::parse(
+                    &mut Cursor::new(&m.data, m.offset, "shared"),
+                    self.h5.sizes(),
+                ) {
+                    if let Some(t) = self.types.by_address(a) {
+                        return Ok(NcType::User(t));
+                    }
+                }
+            }
+        }
+        self.types.nc_type(&ds.dtype)
+    }
+
+    fn att_type(&self, a: &AttributeMessage) -> Result<(Datatype, NcType)> {
+        match &a.dtype {
+            TypeRef::Inline(dt) => Ok((dt.clone(), self.types.nc_type(dt)?)),
+            TypeRef::Shared(SharedRef::ObjectHeader(addr)) => {
+                let t = self.types.by_address(*addr).ok_or_else(|| {
+                    Error::with_detail(
+                        ErrorKind::BadType,
+                        format!("attribute {} uses an unknown committed type", a.name),
+                    )
+                })?;
+                let oh = self.h5.object_header(*addr).map_err(hdf)?;
+                let m = oh
+                    .message(MessageType::DATATYPE)
+                    .ok_or(ErrorKind::BadType)?;
+                let dt = Datatype::parse(&mut Cursor::new(&m.data, m.offset, "datatype"))
+                    .map_err(hdf)?;
+                Ok((dt, NcType::User(t)))
+            }
+            TypeRef::Shared(_) => Err(Error::with_detail(
+                ErrorKind::BadType,
+                "attribute type in the shared message heap",
+            )),
+        }
+    }
+
+    /// An attribute's values; `None` for attributes netCDF does not show.
+    fn att_values(&self, a: &AttributeMessage) -> Result<Option<Values>> {
+        let (dt, typ) = self.att_type(a)?;
+        let n = a.space.num_elements().unwrap_or(0) as usize;
+        let es = dt.size() as usize;
+        if a.data.len() < n.saturating_mul(es) {
+            return Err(Error::with_detail(
+                ErrorKind::Hdf,
+                format!("attribute {} holds fewer bytes than its shape", a.name),
+            ));
+        }
+        let reader = HeapOnly { h5: self.h5 };
+        Ok(Some(match (&dt, typ) {
+            (Datatype::String { size, .. }, _) => {
+                // NC_CHAR attributes are fixed-length strings: all the characters, in order.
+                Values::Char(a.data[..n * *size as usize].to_vec())
+            }
+            (_, NcType::String) | (_, NcType::User(_)) => {
+                let mut out = Values::with_capacity(typ, n);
+                for i in 0..n {
+                    let v = types::decode_value(&dt, &a.data[i * es..], &reader, 0)?;
+                    match (&mut out, v) {
+                        (Values::String(s), Value::String(x)) => s.push(x),
+                        (Values::User(_, u), v) => u.push(v),
+                        _ => return Err(Error::new(ErrorKind::BadType)),
+                    }
+                }
+                out
+            }
+            _ => {
+                let mut raw = a.data[..n * es].to_vec();
+                if types::is_big_endian(&dt) == cfg!(target_endian = "little") && es > 1 {
+                    for e in raw.chunks_exact_mut(es) {
+                        e.reverse();
+                    }
+                }
+                crate::convert::values_from_ne_bytes(typ, &raw)?
+            }
+        }))
+    }
+
+    /// Stores an attribute whose name the model's rules reject, as netcdf-c still shows it.
+    fn raw_put_att(
+        &mut self,
+        g: GroupId,
+        var: Option<crate::model::VarId>,
+        name: &str,
+        a: &AttributeMessage,
+    ) -> Result<()> {
+        if let Some(values) = self.att_values(a)? {
+            self.schema.atts_mut(g, var).push(crate::model::Attribute {
+                name: name.to_string(),
+                values,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Global heap access during the build (before the backend exists).
+struct HeapOnly<'a> {
+    h5: &'a Hdf5File,
+}
+
+impl HeapReader for HeapOnly<'_> {
+    fn vlen_bytes(&self, element: &[u8]) -> Result<Option<(u32, Vec<u8>)>> {
+        use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
+        let sizes = self.h5.sizes();
+        let mut c = Cursor::new(element, 0, "vlen element");
+        let n = c.u32().map_err(hdf)?;
+        let id = GlobalHeapId::parse(&mut c, sizes).map_err(hdf)?;
+        if id.collection == 0 {
+            return Ok(None);
+        }
+        let col =
+            GlobalHeapCollection::read(self.h5.source(), id.collection, sizes).map_err(hdf)?;
+        let obj = col.object(id.index).ok_or_else(|| {
+            Error::with_detail(ErrorKind::Hdf, "vlen data missing from the global heap")
+        })?;
+        Ok(Some((n, obj.to_vec())))
+    }
+}

@@ -1,0 +1,186 @@
+//! netCDF-4 files read through our own HDF5 layer (`purecdf-hdf5`), per the file format spec's
+//! "NetCDF-4 Format" section: groups are HDF5 groups, variables are datasets, dimensions are
+//! dimension scales (a pure dimension is a scale whose NAME says "This is a netCDF dimension but
+//! not a netCDF variable"), `_Netcdf4Dimid` orders dimensions, `_Netcdf4Coordinates` gives the
+//! dimensions of multi-dimensional coordinate variables, `_nc4_non_coord_` prefixes a variable that
+//! shares a dimension's name without being its coordinate, and `_nc3_strict` marks the classic
+//! model. Datasets without dimension scales (plain HDF5) get phony dimensions as netcdf-c names
+//! them (`phony_dim_N`).
+
+mod build;
+mod types;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use purecdf_hdf5::format::cursor::Cursor;
+use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
+use purecdf_hdf5::format::messages::datatype::Datatype;
+use purecdf_hdf5::io::{ByteSource, FileSource};
+use purecdf_hdf5::read::{Dataset, Hdf5File, Slab};
+use purecdf_hdf5::FormatError;
+
+use crate::backend::{Backend, Format};
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{NcType, Schema, Values, VarId};
+use crate::selection::Hyperslab;
+
+/// Converts an HDF5 format error into a netCDF one (NC_EHDFERR with the place).
+pub(crate) fn hdf(e: FormatError) -> Error {
+    Error::with_detail(ErrorKind::Hdf, e.to_string()).offset(e.offset)
+}
+
+/// Where a variable's data lives.
+pub(crate) struct VarData {
+    pub(crate) dataset: Dataset,
+}
+
+/// An open netCDF-4 (or plain HDF5) file.
+pub struct Netcdf4File {
+    h5: Hdf5File,
+    schema: Schema,
+    format: Format,
+    vars: Vec<Option<VarData>>,
+    heaps: Mutex<HashMap<u64, Arc<GlobalHeapCollection>>>,
+}
+
+impl std::fmt::Debug for Netcdf4File {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Netcdf4File")
+            .field("format", &self.format)
+            .finish()
+    }
+}
+
+impl Netcdf4File {
+    /// Opens a file by path.
+    pub fn open(path: &Path) -> Result<Netcdf4File> {
+        let src = FileSource::open(path).map_err(Error::io)?;
+        Self::from_source(Arc::new(src))
+    }
+
+    /// Opens from any byte source.
+    pub fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
+        let h5 = Hdf5File::open(source).map_err(hdf)?;
+        let (schema, vars, format) = build::build(&h5)?;
+        Ok(Netcdf4File {
+            h5,
+            schema,
+            format,
+            vars,
+            heaps: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn var_data(&self, var: VarId) -> Result<&VarData> {
+        self.vars
+            .get(var.0)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| Error::new(ErrorKind::NotVar))
+    }
+
+    fn slab(&self, var: VarId, h: &Hyperslab) -> Result<Vec<u8>> {
+        let vd = self.var_data(var)?;
+        let slab = Slab {
+            start: h.start.clone(),
+            count: h.count.clone(),
+            stride: h.stride.clone(),
+        };
+        vd.dataset.read_slab(&slab).map_err(hdf)
+    }
+}
+
+impl types::HeapReader for Netcdf4File {
+    fn vlen_bytes(&self, element: &[u8]) -> Result<Option<(u32, Vec<u8>)>> {
+        let sizes = self.h5.sizes();
+        let mut c = Cursor::new(element, 0, "vlen element");
+        let n = c.u32().map_err(hdf)?;
+        let id = GlobalHeapId::parse(&mut c, sizes).map_err(hdf)?;
+        if id.collection == 0 {
+            return Ok(None);
+        }
+        let col = {
+            let cached = self
+                .heaps
+                .lock()
+                .ok()
+                .and_then(|h| h.get(&id.collection).cloned());
+            match cached {
+                Some(c) => c,
+                None => {
+                    let c = Arc::new(
+                        GlobalHeapCollection::read(self.h5.source(), id.collection, sizes)
+                            .map_err(hdf)?,
+                    );
+                    if let Ok(mut h) = self.heaps.lock() {
+                        h.insert(id.collection, c.clone());
+                    }
+                    c
+                }
+            }
+        };
+        let obj = col.object(id.index).ok_or_else(|| {
+            Error::with_detail(ErrorKind::Hdf, "vlen data missing from the global heap")
+                .offset(id.collection)
+        })?;
+        Ok(Some((n, obj.to_vec())))
+    }
+}
+
+impl Backend for Netcdf4File {
+    fn format(&self) -> Format {
+        self.format
+    }
+
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
+        let mut data = self.slab(var, slab)?;
+        let dt = &self.var_data(var)?.dataset.dtype;
+        let size = dt.size() as usize;
+        if types::is_big_endian(dt) == cfg!(target_endian = "little") && size > 1 {
+            for e in data.chunks_exact_mut(size) {
+                e.reverse();
+            }
+        }
+        if data.len() != out.len() {
+            return Err(Error::with_detail(
+                ErrorKind::Hdf,
+                format!("read {} bytes, expected {}", data.len(), out.len()),
+            ));
+        }
+        out.copy_from_slice(&data);
+        Ok(())
+    }
+
+    fn read_values(&self, var: VarId, slab: &Hyperslab) -> Result<Values> {
+        let typ = self.schema.var(var).typ;
+        let dt: &Datatype = &self.var_data(var)?.dataset.dtype;
+        match typ {
+            NcType::String | NcType::User(_) => {
+                let data = self.slab(var, slab)?;
+                let es = dt.size() as usize;
+                let mut out = Values::with_capacity(typ, data.len() / es.max(1));
+                for e in data.chunks_exact(es.max(1)) {
+                    let v = types::decode_value(dt, e, self, 0)?;
+                    match (&mut out, v) {
+                        (Values::String(s), crate::model::Value::String(x)) => s.push(x),
+                        (Values::User(_, u), v) => u.push(v),
+                        _ => return Err(Error::new(ErrorKind::BadType)),
+                    }
+                }
+                Ok(out)
+            }
+            _ => {
+                let n = usize::try_from(slab.num_elements()).map_err(|_| ErrorKind::NoMem)?;
+                let size = typ.atomic_size().ok_or(ErrorKind::BadType)?;
+                let mut raw = vec![0u8; n.checked_mul(size).ok_or(ErrorKind::NoMem)?];
+                self.read_raw(var, slab, &mut raw)?;
+                crate::convert::values_from_ne_bytes(typ, &raw)
+            }
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! HDF5 datatypes as netCDF types (file format spec, "NetCDF-4 Format": atomic types map to HDF5
+//! native integer and IEEE types, NC_CHAR to a 1-byte fixed string, NC_STRING to a variable-length
+//! string, user types to committed datatypes), and decoding of element bytes into [`Value`]s.
+
+use purecdf_hdf5::format::messages::datatype::Datatype;
+
+use crate::error::{fail, ErrorKind, Result};
+use crate::model::{CompoundField, NcType, Schema, TypeId, UserType, UserTypeKind, Value};
+
+/// The atomic netCDF type of an HDF5 datatype, if it is one.
+pub(crate) fn atomic(dt: &Datatype) -> Option<NcType> {
+    Some(match dt {
+        Datatype::FixedPoint { size, signed, .. } => match (size, signed) {
+            (1, true) => NcType::Byte,
+            (1, false) => NcType::UByte,
+            (2, true) => NcType::Short,
+            (2, false) => NcType::UShort,
+            (4, true) => NcType::Int,
+            (4, false) => NcType::UInt,
+            (8, true) => NcType::Int64,
+            (8, false) => NcType::UInt64,
+            _ => return None,
+        },
+        Datatype::FloatingPoint { size: 4, .. } => NcType::Float,
+        Datatype::FloatingPoint { size: 8, .. } => NcType::Double,
+        Datatype::String { .. } => NcType::Char,
+        Datatype::VarLen {
+            is_string: true, ..
+        } => NcType::String,
+        _ => return None,
+    })
+}
+
+/// True when the datatype stores multi-byte numbers big-endian.
+pub(crate) fn is_big_endian(dt: &Datatype) -> bool {
+    match dt {
+        Datatype::FixedPoint { big_endian, .. } | Datatype::FloatingPoint { big_endian, .. } => {
+            *big_endian
+        }
+        Datatype::Enum { base, .. } => is_big_endian(base),
+        _ => false,
+    }
+}
+
+/// Registry of the user types found in the file: each committed datatype with the netCDF type id
+/// it became, matched by structure when a variable or attribute carries a copy inline.
+#[derive(Default)]
+pub(crate) struct TypeTable {
+    pub(crate) by_address: Vec<(u64, TypeId)>,
+    pub(crate) entries: Vec<(Datatype, TypeId)>,
+}
+
+impl TypeTable {
+    /// The netCDF type of a datatype: atomic, or a registered user type.
+    pub(crate) fn nc_type(&self, dt: &Datatype) -> Result<NcType> {
+        if let Some(t) = atomic(dt) {
+            return Ok(t);
+        }
+        if let Some((_, id)) = self.entries.iter().find(|(d, _)| d == dt) {
+            return Ok(NcType::User(*id));
+        }
+        fail(
+            ErrorKind::BadType,
+            format!("HDF5 datatype without a netCDF equivalent: {dt:?}"),
+        )
+    }
+
+    /// The user type registered for a committed datatype at `address`.
+    pub(crate) fn by_address(&self, address: u64) -> Option<TypeId> {
+        self.by_address
+            .iter()
+            .find(|(a, _)| *a == address)
+            .map(|(_, t)| *t)
+    }
+
+    /// Registers a committed datatype named `name` in group `g`.
+    pub(crate) fn register(
+        &mut self,
+        schema: &mut Schema,
+        g: crate::model::GroupId,
+        name: &str,
+        address: u64,
+        dt: &Datatype,
+    ) -> Result<TypeId> {
+        let kind = match dt {
+            Datatype::Compound { size, members } => {
+                let mut fields = Vec::with_capacity(members.len());
+                for m in members {
+                    let (base, dims) = match &m.dtype {
+                        Datatype::Array { dims, base } => {
+                            (base.as_ref(), dims.iter().map(|d| *d as usize).collect())
+                        }
+                        other => (other, Vec::new()),
+                    };
+                    fields.push(CompoundField {
+                        name: m.name.clone(),
+                        offset: m.offset as usize,
+                        typ: self.nc_type(base)?,
+                        dims,
+                    });
+                }
+                UserTypeKind::Compound {
+                    size: *size as usize,
+                    fields,
+                }
+            }
+            Datatype::Enum { base, members, .. } => {
+                let b = self.nc_type(base)?;
+                let big = is_big_endian(base);
+                let signed = matches!(base.as_ref(), Datatype::FixedPoint { signed: true, .. });
+                let members = members
+                    .iter()
+                    .map(|(n, v)| (n.clone(), int_value(v, big, signed)))
+                    .collect();
+                UserTypeKind::Enum { base: b, members }
+            }
+            Datatype::Opaque { size, .. } => UserTypeKind::Opaque {
+                size: *size as usize,
+            },
+            Datatype::VarLen {
+                base,
+                is_string: false,
+                ..
+            } => UserTypeKind::Vlen {
+                base: self.nc_type(base)?,
+            },
+            other => {
+                return fail(
+                    ErrorKind::BadType,
+                    format!("committed datatype {name} has no netCDF equivalent: {other:?}"),
+                )
+            }
+        };
+        let id = schema.add_type(
+            g,
+            UserType {
+                name: name.to_string(),
+                kind,
+            },
+        )?;
+        self.by_address.push((address, id));
+        self.entries.push((dt.clone(), id));
+        Ok(id)
+    }
+}
+
+/// An integer of 1–8 bytes in the given byte order, widened.
+pub(crate) fn int_value(b: &[u8], big_endian: bool, signed: bool) -> i128 {
+    let mut v: u64 = 0;
+    if big_endian {
+        for &x in b {
+            v = (v << 8) | u64::from(x);
+        }
+    } else {
+        for &x in b.iter().rev() {
+            v = (v << 8) | u64::from(x);
+        }
+    }
+    let bits = (b.len() * 8) as u32;
+    if signed && bits < 64 && bits > 0 && v & (1 << (bits - 1)) != 0 {
+        i128::from(v) - (1i128 << bits)
+    } else if signed && bits == 64 {
+        i128::from(v as i64)
+    } else {
+        i128::from(v)
+    }
+}
+
+/// Reads variable-length payloads (vlen sequences and strings) from the global heap.
+pub(crate) trait HeapReader {
+    /// The bytes of the global heap object a 16-byte vlen element points to; `None` for NULL.
+    fn vlen_bytes(&self, element: &[u8]) -> Result<Option<(u32, Vec<u8>)>>;
+}
+
+/// Decodes one element of datatype `dt` from `b` (file byte order) into a [`Value`].
+pub(crate) fn decode_value(
+    dt: &Datatype,
+    b: &[u8],
+    heap: &dyn HeapReader,
+    depth: u32,
+) -> Result<Value> {
+    if depth > 32 {
+        return fail(ErrorKind::BadMeta, "datatype nesting too deep");
+    }
+    let need = dt.size() as usize;
+    if b.len() < need {
+        return fail(ErrorKind::Trunc, "element shorter than its type");
+    }
+    Ok(match dt {
+        Datatype::FixedPoint {
+            size,
+            signed,
+            big_endian,
+            ..
+        } => {
+            let v = int_value(&b[..*size as usize], *big_endian, *signed);
+            match (size, signed) {
+                (1, true) => Value::Byte(v as i8),
+                (1, false) => Value::UByte(v as u8),
+                (2, true) => Value::Short(v as i16),
+                (2, false) => Value::UShort(v as u16),
+                (4, true) => Value::Int(v as i32),
+                (4, false) => Value::UInt(v as u32),
+                (8, true) => Value::Int64(v as i64),
+                _ => Value::UInt64(v as u64),
+            }
+        }
+        Datatype::FloatingPoint {
+            size, big_endian, ..
+        } => {
+            let mut x = b[..*size as usize].to_vec();
+            if *big_endian {
+                x.reverse();
+            }
+            if *size == 4 {
+                Value::Float(f32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+            } else {
+                Value::Double(f64::from_le_bytes(
+                    x[..8].try_into().map_err(|_| ErrorKind::Trunc)?,
+                ))
+            }
+        }
+        Datatype::String { size, .. } => {
+            if *size == 1 {
+                Value::Char(b[0])
+            } else {
+                let s = &b[..*size as usize];
+                let end = s.iter().position(|&c| c == 0).unwrap_or(s.len());
+                Value::String(Some(String::from_utf8_lossy(&s[..end]).into_owned()))
+            }
+        }
+        Datatype::VarLen {
+            is_string: true, ..
+        } => match heap.vlen_bytes(&b[..16])? {
+            None => Value::String(None),
+            Some((_, bytes)) => Value::String(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        },
+        Datatype::VarLen { base, .. } => {
+            let mut items = Vec::new();
+            if let Some((n, bytes)) = heap.vlen_bytes(&b[..16])? {
+                let es = base.size() as usize;
+                if let Some(fit) = bytes.len().checked_div(es) {
+                    for i in 0..(n as usize).min(fit) {
+                        items.push(decode_value(base, &bytes[i * es..], heap, depth + 1)?);
+                    }
+                }
+            }
+            Value::Vlen(items)
+        }
+        Datatype::Enum { base, .. } => {
+            let signed = matches!(base.as_ref(), Datatype::FixedPoint { signed: true, .. });
+            Value::Enum(int_value(
+                &b[..base.size() as usize],
+                is_big_endian(base),
+                signed,
+            ))
+        }
+        Datatype::Opaque { size, .. } => Value::Opaque(b[..*size as usize].to_vec()),
+        Datatype::Compound { members, .. } => {
+            let mut fields = Vec::with_capacity(members.len());
+            for m in members {
+                let off = m.offset as usize;
+                let part = b.get(off..).ok_or(ErrorKind::Trunc)?;
+                fields.push(match &m.dtype {
+                    Datatype::Array { .. } => decode_value(&m.dtype, part, heap, depth + 1)?,
+                    other => decode_value(other, part, heap, depth + 1)?,
+                });
+            }
+            Value::Compound(fields)
+        }
+        Datatype::Array { dims, base } => {
+            let n: usize = dims.iter().map(|d| *d as usize).product();
+            let es = base.size() as usize;
+            let mut items = Vec::with_capacity(n.min(b.len()));
+            for i in 0..n {
+                items.push(decode_value(
+                    base,
+                    b.get(i * es..).ok_or(ErrorKind::Trunc)?,
+                    heap,
+                    depth + 1,
+                )?);
+            }
+            Value::Array(items)
+        }
+        other => return fail(ErrorKind::BadType, format!("cannot decode {other:?}")),
+    })
+}

@@ -1,0 +1,120 @@
+//! Reading netCDF-4 files through our own HDF5 layer (fixtures in tests/data/netcdf4, README.md).
+
+use purecdf::{Format, NcType, Value, Values};
+
+fn path(name: &str) -> String {
+    format!("{}/tests/data/netcdf4/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn small_file_values_and_formats() {
+    let f = purecdf::open(path("nc4_small.nc")).unwrap();
+    assert_eq!(f.format(), Format::Netcdf4);
+    let dims: Vec<(String, u64, bool)> = f
+        .dimensions()
+        .map(|d| (d.name.clone(), d.len, d.unlimited))
+        .collect();
+    assert_eq!(
+        dims,
+        [("x".to_string(), 3, false), ("t".to_string(), 2, true)]
+    );
+    let v = f.variable("v").unwrap();
+    assert_eq!(v.get_values::<i32>(..).unwrap(), [1, 2, 3]);
+    assert_eq!(
+        v.attribute("units").unwrap().values,
+        Values::Char(b"m".to_vec())
+    );
+    let r = f.variable("r").unwrap();
+    assert_eq!(r.shape(), [2, 3]);
+    assert_eq!(
+        r.get_values::<f64>(..).unwrap(),
+        [1.5, 2.5, 3.5, 4.5, 5.5, 6.5]
+    );
+    assert_eq!(
+        r.get_values::<f32>([1..2usize, 0..3]).unwrap(),
+        [4.5, 5.5, 6.5]
+    );
+    // Hidden bookkeeping attributes are not variable attributes.
+    assert!(v.attribute("DIMENSION_LIST").is_none() && v.attribute("_Netcdf4Dimid").is_none());
+    assert_eq!(
+        purecdf::open(path("nc7_small.nc")).unwrap().format(),
+        Format::Netcdf4Classic
+    );
+}
+
+#[test]
+fn strings_user_types_and_groups() {
+    let f = purecdf::open(path("types.nc")).unwrap();
+    let s = f.schema();
+    let names: Vec<&str> = s
+        .group(purecdf::model::ROOT)
+        .types
+        .iter()
+        .map(|t| s.user_type(*t).name.as_str())
+        .collect();
+    assert_eq!(names, ["color_t", "obs_t", "row_t", "raw_t"]);
+    let sv = f.variable("s").unwrap();
+    assert_eq!(sv.vartype(), NcType::String);
+    assert_eq!(
+        sv.get_raw_values(..).unwrap(),
+        Values::String(vec![Some("hello".into()), Some("wörld".into())])
+    );
+    let Values::User(_, c) = f.variable("c").unwrap().get_raw_values(..).unwrap() else {
+        panic!()
+    };
+    assert_eq!(c, [Value::Enum(0), Value::Enum(2)]);
+    let Values::User(_, o) = f.variable("o").unwrap().get_raw_values(..).unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        o[1],
+        Value::Compound(vec![
+            Value::Int(2),
+            Value::Array(vec![Value::Float(2.5), Value::Float(3.5)])
+        ])
+    );
+    let Values::User(_, r) = f.variable("r").unwrap().get_raw_values(..).unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        r,
+        [
+            Value::Vlen(vec![Value::Int(1), Value::Int(2), Value::Int(3)]),
+            Value::Vlen(vec![])
+        ]
+    );
+    let Values::User(_, q) = f.variable("q").unwrap().get_raw_values(..).unwrap() else {
+        panic!()
+    };
+    assert_eq!(q, [Value::Opaque(vec![0xab, 0xcd, 0xef])]);
+    assert_eq!(
+        f.variable("big").unwrap().get_values::<u64>(..).unwrap(),
+        [u64::MAX, 0]
+    );
+    assert_eq!(
+        f.attribute("gs").unwrap().values,
+        Values::String(vec![Some("a".into()), Some("bc".into())])
+    );
+    let v = f.variable("/sub/v").unwrap();
+    assert_eq!(v.get_values::<i32>([1..2usize, 1..3]).unwrap(), [5, 6]);
+}
+
+#[test]
+fn corrupt_netcdf4_never_panics() {
+    let good = std::fs::read(path("nc4_small.nc")).unwrap();
+    let check = |bytes: Vec<u8>| {
+        if let Ok(f) = purecdf::open_mem(bytes) {
+            for v in f.variables() {
+                let _ = v.get_raw_values(..);
+            }
+        }
+    };
+    for n in (0..good.len()).step_by(13) {
+        check(good[..n].to_vec());
+    }
+    for i in (0..good.len()).step_by(3) {
+        let mut bad = good.clone();
+        bad[i] ^= 0x5a;
+        check(bad);
+    }
+}
