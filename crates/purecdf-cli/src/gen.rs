@@ -361,6 +361,10 @@ fn write(ds: &CdlDataset, path: &str, a: &Args) -> Result<(), String> {
     if !a.header_only {
         for i in 0..s.vars.len() {
             let v = VarId(i);
+            eprint!(
+                "{}",
+                ds.data_warnings(v, a.inputs.first().map_or("(null)", |s| s.as_str()))
+            );
             let values = match ds.var_values(v) {
                 Ok(Some(vals)) => vals,
                 Ok(None) => continue,

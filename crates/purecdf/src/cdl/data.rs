@@ -25,17 +25,9 @@ fn flatten<'c>(data: &'c [Const], out: &mut Vec<&'c Const>, depth: usize) {
     }
 }
 
-/// The character buffer ncgen builds for char data over `dims` (`gen_leafchararray`, the
-/// netCDF-3 case). The result may be longer than the variable (ncgen warns) or shorter (only
-/// when empty).
-pub(crate) fn char_buffer(
-    data: &[Const],
-    dims: &[u64],
-    fillchar: u8,
-    last_unlimited: bool,
-) -> Vec<u8> {
-    let rank = dims.len();
-    // rebuildsingletons: runs of single-character constants become one string.
+/// `rebuildsingletons`: runs of single-character constants become one string (and, as in
+/// netcdf-c, the constant that ends a run is dropped).
+fn rebuild_singletons(data: &[Const]) -> Vec<Const> {
     let singles = data
         .iter()
         .filter(|c| matches!(c.kind, ConstKind::Byte(_)))
@@ -68,6 +60,20 @@ pub(crate) fn char_buffer(
     } else {
         rebuilt.extend_from_slice(data);
     }
+    rebuilt
+}
+
+/// The character buffer ncgen builds for char data over `dims` (`gen_leafchararray`, the
+/// netCDF-3 case). The result may be longer than the variable (ncgen warns) or shorter (only
+/// when empty).
+pub(crate) fn char_buffer(
+    data: &[Const],
+    dims: &[u64],
+    fillchar: u8,
+    last_unlimited: bool,
+) -> Vec<u8> {
+    let rank = dims.len();
+    let rebuilt = rebuild_singletons(data);
     let xproduct: u64 = dims[..rank.saturating_sub(1)]
         .iter()
         .fold(1u64, |a, d| a.saturating_mul(*d));
@@ -142,6 +148,35 @@ impl CdlDataset {
             }
         }
         default_fill(&self.schema, var.typ)
+    }
+
+    /// The warnings ncgen prints while generating a char variable's data
+    /// (`Encountered non-string and non-char constant in datalist; ignored`), one line each.
+    pub fn data_warnings(&self, v: VarId, file: &str) -> String {
+        let var = self.schema.var(v);
+        let mut out = String::new();
+        let Some(data) = self.var_data(v) else {
+            return out;
+        };
+        if var.typ != NcType::Char || var.dims.is_empty() {
+            return out;
+        }
+        let rebuilt = rebuild_singletons(data);
+        let mut flat = Vec::new();
+        flatten(&rebuilt, &mut flat, 0);
+        for c in flat {
+            if !matches!(
+                c.kind,
+                ConstKind::Str(_) | ConstKind::Byte(_) | ConstKind::UByte(_) | ConstKind::Fill
+            ) {
+                out.push_str(&format!(
+                    "ncgen: {file} line {}: Encountered non-string and non-char constant in \
+                     datalist; ignored\n",
+                    c.line
+                ));
+            }
+        }
+        out
     }
 
     /// The current shape of a variable (unlimited dimensions sized from the data).
