@@ -300,10 +300,17 @@ fn hostile_input() {
     let groups = format!("netcdf x {{ {} }}", "group: g { ".repeat(10_000));
     assert!(parse(groups.as_bytes()).is_err());
     // A huge dimension allocates nothing until data is expanded, and expansion is refused.
-    let d =
-        ok("netcdf x { dimensions: n = 4000000000 ; variables: byte v(n, n) ; data: v = 1 ; }");
+    let d = ok("netcdf x { dimensions: n = 4000000000 ; variables: byte v(n, n) ; data: v = 1 ; }");
     assert!(d.var_values(var(&d, "v")).is_err());
     let d = ok("netcdf x { types: compound c { int a(4000000000) ; } ; variables: c v ; data: v = {{1}} ; }");
+    let _ = d.var_values(var(&d, "v"));
+    // A long chain of nested compound types: layout and fills without deep recursion.
+    let mut chain = String::from("netcdf x { types: compound c0 { int a ; } ;");
+    for i in 1..5000 {
+        chain.push_str(&format!(" compound c{i} {{ c{} a ; }} ;", i - 1));
+    }
+    chain.push_str(" variables: c4999 v ; data: v = _ ; }");
+    let d = ok(&chain);
     let _ = d.var_values(var(&d, "v"));
     for src in [
         "netcdf x { variables: char c(1000000000000) ; data: c = \"a\" ; }",

@@ -305,6 +305,10 @@ pub(crate) fn value_i128(v: &Value) -> i128 {
 /// The default fill value of any type (netcdf-c `nc_getfill`): compound fields filled
 /// individually, empty vlen, zero opaque, enum: the base type's fill.
 pub(crate) fn default_fill(s: &Schema, t: NcType) -> Value {
+    fill_at(s, t, 0)
+}
+
+fn fill_at(s: &Schema, t: NcType, depth: usize) -> Value {
     use crate::convert::fill;
     match t {
         NcType::Byte => Value::Byte(fill::BYTE),
@@ -320,14 +324,15 @@ pub(crate) fn default_fill(s: &Schema, t: NcType) -> Value {
         NcType::UInt64 => Value::UInt64(fill::UINT64),
         NcType::String => Value::String(Some(String::new())),
         NcType::User(id) => match &s.user_type(id).kind {
-            UserTypeKind::Enum { base, .. } => Value::Enum(value_i128(&default_fill(s, *base))),
+            UserTypeKind::Enum { base, .. } => Value::Enum(value_i128(&fill_at(s, *base, depth))),
+            UserTypeKind::Compound { .. } if depth > 64 => Value::Compound(Vec::new()),
             UserTypeKind::Opaque { size } => Value::Opaque(vec![0; (*size).min(1 << 20)]),
             UserTypeKind::Vlen { .. } => Value::Vlen(Vec::new()),
             UserTypeKind::Compound { fields, .. } => Value::Compound(
                 fields
                     .iter()
                     .map(|f| {
-                        let one = default_fill(s, f.typ);
+                        let one = fill_at(s, f.typ, depth + 1);
                         if f.dims.is_empty() {
                             one
                         } else {

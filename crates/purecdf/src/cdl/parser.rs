@@ -51,6 +51,8 @@ pub(crate) struct Parser<'a> {
     stack: Vec<GroupId>,
     pub(super) out: Parsed,
     root_line: u32,
+    /// Alignment of each user type, by `TypeId` (see `types::align_and_size`).
+    pub(super) aligns: Vec<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -63,6 +65,7 @@ impl<'a> Parser<'a> {
             file: file.to_string(),
             stack: vec![ROOT],
             root_line: 1,
+            aligns: Vec::new(),
             out: Parsed {
                 name: String::new(),
                 schema: Schema::default(),

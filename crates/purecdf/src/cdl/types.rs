@@ -66,6 +66,17 @@ impl Parser<'_> {
     }
 
     pub(super) fn add_type(&mut self, name: &str, kind: UserTypeKind) -> PResult<TypeId> {
+        let align = match &kind {
+            UserTypeKind::Compound { fields, .. } => fields
+                .iter()
+                .map(|f| align_and_size(&self.out.schema, &self.aligns, f.typ).0)
+                .max()
+                .unwrap_or(1),
+            UserTypeKind::Vlen { .. } => 8,
+            UserTypeKind::Enum { base, .. } => base.atomic_size().unwrap_or(1),
+            UserTypeKind::Opaque { .. } => 1,
+        };
+        self.aligns.push(align);
         let g = self.group();
         self.out
             .schema
@@ -215,29 +226,28 @@ impl Parser<'_> {
             }
         }
         self.mark_cdf4("netCDF4 type: COMPOUND");
-        let (size, fields) = layout_compound(&self.out.schema, &fields)
+        let (size, fields) = layout_compound(&self.out.schema, &self.aligns, &fields)
             .ok_or_else(|| self.plain(format!("{name}: compound type too large")))?;
         self.add_type(&name, UserTypeKind::Compound { size, fields })?;
         Ok(())
     }
 }
 
-/// Alignment and size of a type as a C compiler lays it out (netcdf-c `ncaux_class_alignment`).
-pub(crate) fn align_and_size(s: &Schema, t: NcType) -> (usize, usize) {
+/// Alignment and size of a type as a C compiler lays it out (netcdf-c `ncaux_class_alignment`);
+/// `aligns` holds the alignment of each user type already defined, so nesting needs no
+/// recursion.
+pub(crate) fn align_and_size(s: &Schema, aligns: &[usize], t: NcType) -> (usize, usize) {
     match t {
-        NcType::User(id) => match &s.user_type(id).kind {
-            UserTypeKind::Compound { size, fields } => {
-                let a = fields
-                    .iter()
-                    .map(|f| align_and_size(s, f.typ).0)
-                    .max()
-                    .unwrap_or(1);
-                (a, *size)
-            }
-            UserTypeKind::Vlen { .. } => (8, 16),
-            UserTypeKind::Enum { base, .. } => align_and_size(s, *base),
-            UserTypeKind::Opaque { size } => (1, *size),
-        },
+        NcType::User(id) => {
+            let a = aligns.get(id.0).copied().unwrap_or(1);
+            let size = match &s.user_type(id).kind {
+                UserTypeKind::Compound { size, .. } => *size,
+                UserTypeKind::Vlen { .. } => 16,
+                UserTypeKind::Enum { base, .. } => base.atomic_size().unwrap_or(1),
+                UserTypeKind::Opaque { size } => *size,
+            };
+            (a, size)
+        }
         other => {
             let n = other.atomic_size().unwrap_or(1);
             (n, n)
@@ -247,13 +257,14 @@ pub(crate) fn align_and_size(s: &Schema, t: NcType) -> (usize, usize) {
 
 pub(super) fn layout_compound(
     s: &Schema,
+    aligns: &[usize],
     fields: &[(String, NcType, Vec<usize>)],
 ) -> Option<(usize, Vec<CompoundField>)> {
     let mut offset = 0usize;
     let mut max_align = 1usize;
     let mut out = Vec::with_capacity(fields.len());
     for (name, typ, dims) in fields {
-        let (a, sz) = align_and_size(s, *typ);
+        let (a, sz) = align_and_size(s, aligns, *typ);
         let n = dims.iter().try_fold(1usize, |acc, d| acc.checked_mul(*d))?;
         let rem = offset % a.max(1);
         if rem != 0 {
