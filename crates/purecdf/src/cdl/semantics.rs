@@ -415,13 +415,19 @@ fn unlimited_sizes(p: &mut Parsed, file: &str, warn: &mut String) -> Result<(), 
             continue;
         };
         if first == 0 {
-            compute_unlim(&mut p.schema, &dims, 0, data, ischar, file, warn, 0)?;
+            compute_unlim(&mut p.schema, &dims, 0, data, ischar, (file, &mut *warn), 0)?;
         } else {
             for c in data {
                 match &c.kind {
-                    ConstKind::List(l) => {
-                        compute_unlim(&mut p.schema, &dims, first, l, ischar, file, warn, 0)?
-                    }
+                    ConstKind::List(l) => compute_unlim(
+                        &mut p.schema,
+                        &dims,
+                        first,
+                        l,
+                        ischar,
+                        (file, &mut *warn),
+                        0,
+                    )?,
                     _ => {
                         return Err(located(
                             file,
@@ -442,8 +448,7 @@ fn compute_unlim(
     idx: usize,
     data: &[Const],
     ischar: bool,
-    file: &str,
-    warn: &mut String,
+    (file, warn): (&str, &mut String),
     depth: usize,
 ) -> Result<(), CdlError> {
     if depth > 256 {
@@ -490,7 +495,7 @@ fn compute_unlim(
         for c in data {
             match &c.kind {
                 ConstKind::List(l) => {
-                    compute_unlim(s, dims, next, l, ischar, file, warn, depth + 1)?
+                    compute_unlim(s, dims, next, l, ischar, (file, &mut *warn), depth + 1)?
                 }
                 _ => {
                     return Err(located(
