@@ -221,37 +221,38 @@ impl CdlDataset {
             buf.resize(total, fc);
             return Ok(Some(Values::Char(buf)));
         }
-        let mut elems: Vec<Option<&Const>> = Vec::with_capacity(total);
+        let mut out = Values::with_capacity(var.typ, total);
+        let mut emit = |e: Option<&Const>| -> Result<(), CdlError> {
+            let val = match e {
+                None => fill.clone(),
+                Some(c) => convert_any(&self.schema, &c.kind, var.typ, Some(&fill), 0)
+                    .map_err(|m| self.data_err(c.line, m))?,
+            };
+            push_value(&mut out, val);
+            Ok(())
+        };
         if shape.is_empty() {
-            elems.push(data.first());
+            emit(data.first())?;
         } else {
             let unlim: Vec<bool> = var
                 .dims
                 .iter()
                 .map(|d| self.schema.dim(*d).unlimited)
                 .collect();
-            self.walk(0, data, &shape, &unlim, &mut elems)?;
+            self.walk(0, data, &shape, &unlim, &mut emit)?;
         }
-        let mut out = Vec::with_capacity(total);
-        for e in elems {
-            let val = match e {
-                None => fill.clone(),
-                Some(c) => convert_any(&self.schema, &c.kind, var.typ, Some(&fill), 0)
-                    .map_err(|m| self.data_err(c.line, m))?,
-            };
-            out.push(val);
-        }
-        Ok(Some(pack(var.typ, out)))
+        Ok(Some(out))
     }
 
-    /// Lays out the elements of the block of dimensions `level..` given by `data`.
+    /// Visits, in row-major order, the elements of the block of dimensions `level..` that
+    /// `data` gives (`None` for a missing one).
     fn walk<'c>(
         &self,
         level: usize,
         data: &'c [Const],
         shape: &[u64],
         unlim: &[bool],
-        out: &mut Vec<Option<&'c Const>>,
+        emit: &mut dyn FnMut(Option<&'c Const>) -> Result<(), CdlError>,
     ) -> Result<(), CdlError> {
         let rank = shape.len();
         let next = (level + 1..rank).find(|i| unlim[*i]).unwrap_or(rank);
@@ -260,8 +261,7 @@ impl CdlDataset {
             .fold(1u64, |a, d| a.saturating_mul(*d));
         if next == rank {
             for i in 0..count as usize {
-                let c = data.get(i);
-                out.push(c);
+                emit(data.get(i))?;
             }
             return Ok(());
         }
@@ -271,17 +271,41 @@ impl CdlDataset {
                 Some(Const {
                     kind: ConstKind::List(l),
                     ..
-                }) => self.walk(next, l, shape, unlim, out)?,
+                }) => self.walk(next, l, shape, unlim, emit)?,
                 Some(c) => {
                     return Err(self.data_err(
                         c.line,
                         "UNLIMITED dimension (other than first) must be enclosed in {}",
                     ))
                 }
-                None => out.extend(std::iter::repeat_n(None, sub as usize)),
+                None => {
+                    for _ in 0..sub {
+                        emit(None)?;
+                    }
+                }
             }
         }
         Ok(())
+    }
+}
+
+/// Appends one value (of the vector's own type) to a typed vector.
+fn push_value(out: &mut Values, v: Value) {
+    match (out, v) {
+        (Values::Byte(x), Value::Byte(b)) => x.push(b),
+        (Values::Char(x), Value::Char(b)) => x.push(b),
+        (Values::Short(x), Value::Short(b)) => x.push(b),
+        (Values::Int(x), Value::Int(b)) => x.push(b),
+        (Values::Float(x), Value::Float(b)) => x.push(b),
+        (Values::Double(x), Value::Double(b)) => x.push(b),
+        (Values::UByte(x), Value::UByte(b)) => x.push(b),
+        (Values::UShort(x), Value::UShort(b)) => x.push(b),
+        (Values::UInt(x), Value::UInt(b)) => x.push(b),
+        (Values::Int64(x), Value::Int64(b)) => x.push(b),
+        (Values::UInt64(x), Value::UInt64(b)) => x.push(b),
+        (Values::String(x), Value::String(b)) => x.push(b),
+        (Values::User(_, x), v) => x.push(v),
+        _ => {}
     }
 }
 
