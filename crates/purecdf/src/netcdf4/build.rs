@@ -35,6 +35,26 @@ const HIDDEN: [&str; 6] = [
     "_Netcdf4Dimid",
     "_Netcdf4Coordinates",
 ];
+/// Attribute names netcdf-c reserves; a file whose datasets carry two or more of them counts as
+/// netCDF-4 for `_IsNetcdf4` (netcdf-c 4.9.0 `NC4_isnetcdf4`, which also counts a dataset named
+/// `phony_dim`).
+const RESERVED: [&str; 15] = [
+    "CLASS",
+    "DIMENSION_LIST",
+    "NAME",
+    "REFERENCE_LIST",
+    "_ARRAY_DIMENSIONS",
+    "_Codecs",
+    "_Format",
+    "_IsNetcdf4",
+    "_NCProperties",
+    "_NCZARR_ATTR",
+    "_Netcdf4Coordinates",
+    "_Netcdf4Dimid",
+    "_SuperblockVersion",
+    "_nc3_strict",
+    "_nczarr_attr",
+];
 /// Deepest group nesting accepted.
 const MAX_GROUP_DEPTH: usize = 256;
 
@@ -57,6 +77,7 @@ struct Builder<'a> {
     next_dimid: i64,
     pending: Vec<PendingVar>,
     visited: Vec<u64>,
+    markers: usize,
 }
 
 /// Reads the whole model of `h5`.
@@ -71,6 +92,7 @@ pub(crate) fn build(h5: &Hdf5File) -> Result<(Schema, Vec<Option<VarData>>, Form
         next_dimid: 0,
         pending: Vec::new(),
         visited: Vec::new(),
+        markers: 0,
     };
     let root = h5.superblock().root_object_header;
     b.group(root, ROOT, 0)?;
@@ -91,12 +113,7 @@ pub(crate) fn build(h5: &Hdf5File) -> Result<(Schema, Vec<Option<VarData>>, Form
         Format::Netcdf4
     };
     // The virtual global attributes `ncdump -s` shows; the printer hides them otherwise.
-    let has_props = b
-        .schema
-        .group(ROOT)
-        .atts
-        .iter()
-        .any(|a| a.name == "_NCProperties");
+    let is_nc4 = !strict && b.markers >= 2;
     let sbv = i32::from(h5.superblock().version);
     let atts = &mut b.schema.groups[ROOT.0].atts;
     atts.push(crate::model::Attribute {
@@ -105,7 +122,7 @@ pub(crate) fn build(h5: &Hdf5File) -> Result<(Schema, Vec<Option<VarData>>, Form
     });
     atts.push(crate::model::Attribute {
         name: "_IsNetcdf4".into(),
-        values: Values::Int(vec![i32::from(has_props && !strict)]),
+        values: Values::Int(vec![i32::from(is_nc4)]),
     });
     Ok((b.schema, vars, format))
 }
@@ -189,6 +206,11 @@ impl Builder<'_> {
     fn dataset(&mut self, gid: GroupId, name: &str, addr: u64) -> Result<()> {
         let ds = Dataset::load(self.h5, addr).map_err(hdf)?;
         let atts = ds.attributes().map_err(hdf)?;
+        self.markers += atts
+            .iter()
+            .filter(|a| RESERVED.contains(&a.name.as_str()))
+            .count();
+        self.markers += usize::from(name == "phony_dim");
         let class = atts.iter().find(|a| a.name == "CLASS").map(text_of);
         let mut own_dim = None;
         if class.as_deref() == Some("DIMENSION_SCALE") {
@@ -283,7 +305,12 @@ impl Builder<'_> {
                     .iter()
                     .map(|f| (u32::from(f.id), f.client_data.clone()))
                     .collect(),
-                big_endian: Some(types::is_big_endian(&ds.dtype)),
+                // netcdf-c records a byte order only for integer and floating-point types.
+                big_endian: matches!(
+                    ds.dtype,
+                    Datatype::FixedPoint { .. } | Datatype::FloatingPoint { .. }
+                )
+                .then(|| types::is_big_endian(&ds.dtype)),
             };
             var.no_fill = ds
                 .fill
