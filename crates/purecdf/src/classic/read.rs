@@ -83,14 +83,7 @@ pub(crate) fn for_each_run(
     if slab.count.contains(&0) {
         return Ok(());
     }
-    // Offset of the selection's first element.
-    let mut base = g.begin;
-    for i in 0..slab.start.len() {
-        base = slab.start[i]
-            .checked_mul(g.step[i])
-            .and_then(|x| x.checked_add(base))
-            .ok_or_else(overflow)?;
-    }
+    let base = base_offset(g, slab)?;
     let mut idx = vec![0u64; p.outer];
     let mut nrun = 0usize;
     loop {
@@ -120,23 +113,104 @@ pub(crate) fn for_each_run(
     }
 }
 
-/// Reads a selection as native-endian values into `out`.
-pub(crate) fn read(st: &Storage, g: &VarGeom, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
-    let p = plan(g, slab);
+/// Offset of the selection's first element.
+fn base_offset(g: &VarGeom, slab: &Hyperslab) -> Result<u64> {
+    let mut base = g.begin;
+    for i in 0..slab.start.len() {
+        base = slab.start[i]
+            .checked_mul(g.step[i])
+            .and_then(|x| x.checked_add(base))
+            .ok_or_else(|| Error::with_detail(ErrorKind::Edge, "selection offset overflows"))?;
+    }
+    Ok(base)
+}
+
+/// File offset of run number `r` (row-major over the outer dimensions).
+fn run_offset(g: &VarGeom, slab: &Hyperslab, p: &Plan, base: u64, mut r: u64) -> Result<u64> {
+    let mut off = base;
+    for i in (0..p.outer).rev() {
+        let ix = r % slab.count[i];
+        r /= slab.count[i];
+        off = ix
+            .checked_mul(slab.stride[i])
+            .and_then(|x| x.checked_mul(g.step[i]))
+            .and_then(|x| x.checked_add(off))
+            .ok_or_else(|| Error::with_detail(ErrorKind::Edge, "selection offset overflows"))?;
+    }
+    Ok(off)
+}
+
+/// Reads output bytes `pos0 .. pos0 + out.len()` of a run-plan selection, swapping each piece
+/// while it is still in cache.
+fn read_part(
+    st: &Storage,
+    g: &VarGeom,
+    slab: &Hyperslab,
+    p: &Plan,
+    base: u64,
+    out: &mut [u8],
+    pos0: usize,
+) -> Result<()> {
+    const SEG: usize = 256 << 10;
     let run = usize::try_from(p.run).map_err(|_| Error::new(ErrorKind::NoMem))?;
+    let end = pos0 + out.len();
+    let mut pos = pos0;
+    while pos < end {
+        let (r, within) = (pos / run, pos % run);
+        let k = (run - within).min(end - pos).min(SEG);
+        let off = run_offset(g, slab, p, base, r as u64)? + within as u64;
+        let dst = &mut out[pos - pos0..pos - pos0 + k];
+        st.read_zero_fill(off, dst)?;
+        swap_in_place(dst, g.xsz);
+        pos += k;
+    }
+    Ok(())
+}
+
+/// Reads a selection as native-endian values into `out`. Large selections are read by a few
+/// threads, each filling its own part of `out` (positional reads need no shared cursor).
+pub(crate) fn read(st: &Storage, g: &VarGeom, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
+    if slab.count.contains(&0) || out.is_empty() {
+        return Ok(());
+    }
+    let p = plan(g, slab);
     if p.gather > 0 {
+        let run = usize::try_from(p.run).map_err(|_| Error::new(ErrorKind::NoMem))?;
         let n_inner = slab.count[slab.count.len() - 1];
         let mut block = Vec::new();
         for_each_run(g, slab, &p, |off, r| {
             let dst = &mut out[r * run..(r + 1) * run];
             gather(st, off, g.xsz, p.gather, n_inner, dst, &mut block)
         })?;
-    } else {
-        for_each_run(g, slab, &p, |off, r| {
-            st.read_zero_fill(off, &mut out[r * run..(r + 1) * run])
-        })?;
+        swap_in_place(out, g.xsz);
+        return Ok(());
     }
-    swap_in_place(out, g.xsz);
+    let base = base_offset(g, slab)?;
+    const PARALLEL_FROM: usize = 32 << 20;
+    let threads = if out.len() >= PARALLEL_FROM {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+    } else {
+        1
+    };
+    if threads <= 1 {
+        return read_part(st, g, slab, &p, base, out, 0);
+    }
+    // Equal parts, each a multiple of 8 bytes so no element is split.
+    let part = out.len().div_ceil(threads).div_ceil(8) * 8;
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = out
+            .chunks_mut(part)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let p = &p;
+                sc.spawn(move || read_part(st, g, slab, p, base, chunk, i * part))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::new(ErrorKind::Io))))
+            .collect::<Result<Vec<()>>>()
+    })?;
     Ok(())
 }
 
