@@ -254,7 +254,19 @@ impl<'f> Variable<'f> {
                 format!("{} is not numeric", self.name()),
             );
         };
-        let mut raw = vec![0u8; n.checked_mul(size).ok_or(ErrorKind::NoMem)?];
+        let bytes = n.checked_mul(size).ok_or(ErrorKind::NoMem)?;
+        if T::NC_TYPE == typ || raw_byte_access(self.file.format(), typ, T::NC_TYPE) {
+            // Same representation: read straight into the caller's vector.
+            let mut out = vec![T::default(); n];
+            if let Some(b) = bytes_of_mut(&mut out).filter(|b| b.len() == bytes) {
+                self.file
+                    .backend()
+                    .read_raw(self.id, &slab, b)
+                    .map_err(|e| e.object(self.name()))?;
+                return Ok(out);
+            }
+        }
+        let mut raw = vec![0u8; bytes];
         self.file
             .backend()
             .read_raw(self.id, &slab, &mut raw)
@@ -515,6 +527,14 @@ impl FileMut {
             );
         }
         let typ = self.schema().var(var).typ;
+        if T::NC_TYPE == typ || raw_byte_access(self.format(), typ, T::NC_TYPE) {
+            // Same representation: hand the caller's values to the backend as they are.
+            let want = values.len() * typ.atomic_size().unwrap_or(0);
+            if let Some(b) = bytes_of(values).filter(|b| b.len() == want) {
+                let r = self.backend_mut().write_raw(var, &slab, b);
+                return self.with_path(r);
+            }
+        }
         let mut raw = Vec::with_capacity(values.len() * typ.atomic_size().unwrap_or(1));
         let conv = if raw_byte_access(self.format(), typ, T::NC_TYPE) {
             for v in values {
@@ -644,4 +664,45 @@ impl From<String> for Values {
     fn from(s: String) -> Self {
         Values::Char(s.into_bytes())
     }
+}
+
+/// True for the primitive integer and float types, whose memory is plain bytes: no padding, and
+/// every bit pattern a valid value.
+fn is_plain<T: 'static>() -> bool {
+    use std::any::TypeId;
+    let t = TypeId::of::<T>();
+    [
+        TypeId::of::<i8>(),
+        TypeId::of::<u8>(),
+        TypeId::of::<i16>(),
+        TypeId::of::<u16>(),
+        TypeId::of::<i32>(),
+        TypeId::of::<u32>(),
+        TypeId::of::<i64>(),
+        TypeId::of::<u64>(),
+        TypeId::of::<f32>(),
+        TypeId::of::<f64>(),
+    ]
+    .contains(&t)
+}
+
+/// The bytes of a slice of a primitive element type (`None` for any other `NcElement`).
+fn bytes_of<T: NcElement>(v: &[T]) -> Option<&[u8]> {
+    if !is_plain::<T>() {
+        return None;
+    }
+    // SAFETY: `T` is a primitive integer or float (checked above), so it has no padding and no
+    // invalid bit patterns; `u8` has alignment 1 and the length covers exactly the same memory.
+    Some(unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) })
+}
+
+/// Mutable bytes of a slice of a primitive element type (`None` for any other `NcElement`).
+fn bytes_of_mut<T: NcElement>(v: &mut [T]) -> Option<&mut [u8]> {
+    if !is_plain::<T>() {
+        return None;
+    }
+    let len = std::mem::size_of_val(v);
+    // SAFETY: as in `bytes_of`; any bytes written through the view form valid values of `T`, and
+    // the exclusive borrow of `v` lasts as long as the view.
+    Some(unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), len) })
 }
