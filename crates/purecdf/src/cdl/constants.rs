@@ -396,19 +396,15 @@ pub(crate) fn epoch_hours(text: &str) -> f64 {
     let sec: f64 = tp.next().and_then(|s| s.parse().ok()).unwrap_or(0.0);
     let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     let year = year.clamp(-1_000_000, 1_000_000);
-    let mut days: i64 = 0;
-    if year > 1970 {
-        for y in 1970..year {
-            days += if leap(y) { 366 } else { 365 };
-        }
-    } else {
-        for y in year..1970 {
-            days -= if leap(y) { 366 } else { 365 };
-        }
-    }
+    // Days from 1970-01-01 to January 1st of `year` (proleptic Gregorian, closed form).
+    let leaps_before = |y: i64| {
+        let y = y - 1;
+        y.div_euclid(4) - y.div_euclid(100) + y.div_euclid(400)
+    };
+    let days = (year - 1970) * 365 + leaps_before(year) - leaps_before(1970);
     const CUM: [i64; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
     let mi = (month.clamp(1, 12) - 1) as usize;
-    let mut doy = CUM[mi] + day;
+    let mut doy = CUM[mi] + day.clamp(-1_000_000, 1_000_000);
     if mi >= 2 && leap(year) {
         doy += 1;
     }
@@ -447,5 +443,18 @@ mod tests {
             Ok(Value::Char(b'x'))
         );
         assert!(convert_atomic(&ConstKind::Nil, NcType::Int, &f).is_err());
+        // Byte constants convert through their unsigned value (cvt.c uses `uint8v`).
+        assert_eq!(
+            convert_atomic(&ConstKind::Byte(-1), NcType::Int, &f),
+            Ok(Value::Int(255))
+        );
+    }
+
+    #[test]
+    fn time_function() {
+        assert_eq!(epoch_hours("1970-01-01"), 0.0);
+        assert_eq!(epoch_hours("2000-01-01 12:00"), 10957.0 * 24.0 + 12.0);
+        assert_eq!(epoch_hours("1969-12-31 23:30"), -0.5);
+        assert_eq!(epoch_hours("2000-03-01"), (10957.0 + 60.0) * 24.0);
     }
 }
