@@ -124,3 +124,71 @@ fn values_round_trip_through_our_writer() {
         Values::Short(vec![-32767, -32767, -32767, 7])
     );
 }
+
+/// Runs the reference ncdump; `None` when it is not installed (a failure when
+/// PURECDF_REQUIRE_REFERENCE=1).
+fn ncdump(path: &Path) -> Option<String> {
+    match std::process::Command::new("ncdump").arg(path).output() {
+        Ok(out) => {
+            assert!(
+                out.status.success(),
+                "ncdump {}: {}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let text = String::from_utf8(out.stdout).unwrap();
+            // Drop the first line, which names the file.
+            Some(
+                text.split_once('\n')
+                    .map_or(String::new(), |(_, rest)| rest.to_string()),
+            )
+        }
+        Err(_) if std::env::var("PURECDF_REQUIRE_REFERENCE").is_ok_and(|v| v == "1") => {
+            panic!("ncdump is required but not installed")
+        }
+        Err(_) => None,
+    }
+}
+
+#[test]
+fn reference_ncdump_reads_what_we_write() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, fill) in [
+        ("cdf1_all.nc", true),
+        ("cdf1_empty_rec.nc", true),
+        ("cdf2_onerec.nc", true),
+        ("cdf5_all.nc", false),
+    ] {
+        let src = purecdf::open(fixture(name)).unwrap();
+        let out = dir.path().join(name);
+        rewrite(&src, &out, fill);
+        let Some(ours) = ncdump(&out) else {
+            return;
+        };
+        assert_eq!(ours, ncdump(&fixture(name)).unwrap(), "{name}");
+    }
+    // A file built from scratch, with a redef that moves the data.
+    let p = dir.path().join("scratch.nc");
+    let mut w = purecdf::create(&p, Format::Cdf5).unwrap();
+    w.add_unlimited_dimension("t").unwrap();
+    w.add_dimension("n", 2).unwrap();
+    let u = w.add_variable::<u64>("u", &["t", "n"]).unwrap();
+    w.enddef().unwrap();
+    w.put_values(
+        u,
+        &[1u64, 2, 3, 4],
+        ([0u64, 0].as_slice(), [2u64, 2].as_slice()),
+    )
+    .unwrap();
+    w.redef().unwrap();
+    w.add_attribute("title", "scratch").unwrap();
+    let s = w.add_variable::<i16>("s", &["n"]).unwrap();
+    w.enddef().unwrap();
+    w.put_values(s, &[-1i16, 1], ..).unwrap();
+    w.close().unwrap();
+    let Some(text) = ncdump(&p) else {
+        return;
+    };
+    let want = "dimensions:\n\tt = UNLIMITED ; // (2 currently)\n\tn = 2 ;\nvariables:\n\tuint64 u(t, n) ;\n\tshort s(n) ;\n\n// global attributes:\n\t\t:title = \"scratch\" ;\ndata:\n\n u =\n  1, 2,\n  3, 4 ;\n\n s = -1, 1 ;\n}\n";
+    assert_eq!(text, want);
+}

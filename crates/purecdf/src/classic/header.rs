@@ -576,6 +576,33 @@ mod tests {
     }
 
     #[test]
+    fn huge_vsize_is_clamped_in_32_bit_formats() {
+        let mut s = Schema::default();
+        let d = s.add_dim(ROOT, "n", 1_200_000_000, false).unwrap();
+        s.add_var(ROOT, "v", NcType::Float, &[d]).unwrap();
+        for (format, want) in [
+            (Format::Offset64, vec![0xFF; 4]),
+            (Format::Cdf5, 4_800_000_000u64.to_be_bytes().to_vec()),
+        ] {
+            let out = encode(&HeaderOut {
+                format,
+                numrecs: 0,
+                schema: &s,
+                vsizes: &[4_800_000_000],
+                begins: &[96],
+                name_lens: &NameLens::new(),
+            });
+            // The header ends with vsize, then an 8-byte begin.
+            let vsize_at = out.len() - 8 - want.len();
+            assert_eq!(
+                &out[vsize_at..vsize_at + want.len()],
+                &want[..],
+                "{format:?}"
+            );
+        }
+    }
+
+    #[test]
     #[rustfmt::skip]
     fn bad_tag_and_truncation() {
         let bytes: Vec<u8> = vec![

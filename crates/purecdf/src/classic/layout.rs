@@ -363,3 +363,89 @@ pub(crate) fn calcsize(s: &Schema, l: &Layout, numrecs: u64) -> u64 {
         None => l.xsz,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{NcType, ROOT};
+
+    fn schema(dims: &[(u64, bool)], vars: &[(NcType, &[usize])]) -> Schema {
+        let mut s = Schema::default();
+        for (i, (len, unl)) in dims.iter().enumerate() {
+            s.add_dim(ROOT, &format!("d{i}"), *len, *unl).unwrap();
+        }
+        for (i, (t, d)) in vars.iter().enumerate() {
+            let ids: Vec<_> = d.iter().map(|k| crate::DimId(*k)).collect();
+            s.add_var(ROOT, &format!("v{i}"), *t, &ids).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn vsize_and_recsize() {
+        // short(3): 6 bytes padded to 8; a lone byte record variable of 3 is not padded.
+        let s = schema(
+            &[(0, true), (3, false)],
+            &[(NcType::Short, &[1]), (NcType::Byte, &[0, 1])],
+        );
+        assert_eq!(var_len(&s, VarId(0)), 8);
+        assert_eq!(var_len(&s, VarId(1)), 4);
+        assert_eq!(recsize(&s), 3);
+        let s = schema(
+            &[(0, true), (3, false)],
+            &[(NcType::Byte, &[0, 1]), (NcType::Short, &[0])],
+        );
+        assert_eq!(recsize(&s), 8);
+    }
+
+    #[test]
+    fn size_limits_per_format() {
+        // Two variables over 2 GiB: too large for CDF-1, fine for CDF-2 (under 4 GiB each, last
+        // one may be larger), both fine for CDF-5.
+        let big = schema(
+            &[(600_000_000, false)],
+            &[(NcType::Float, &[0]), (NcType::Float, &[0])],
+        );
+        assert_eq!(
+            check_vlens(Format::Classic, &big).unwrap_err().kind(),
+            ErrorKind::VarSize
+        );
+        check_vlens(Format::Offset64, &big).unwrap();
+        check_vlens(Format::Cdf5, &big).unwrap();
+        // One over-size variable is allowed if it is the last fixed one and there are no records.
+        let last = schema(
+            &[(3, false), (1_200_000_000, false)],
+            &[(NcType::Int, &[0]), (NcType::Float, &[1])],
+        );
+        check_vlens(Format::Offset64, &last).unwrap();
+        let first = schema(
+            &[(3, false), (1_200_000_000, false)],
+            &[(NcType::Float, &[1]), (NcType::Int, &[0])],
+        );
+        assert_eq!(
+            check_vlens(Format::Offset64, &first).unwrap_err().kind(),
+            ErrorKind::VarSize
+        );
+        let with_rec = schema(
+            &[(0, true), (1_200_000_000, false)],
+            &[(NcType::Int, &[0]), (NcType::Float, &[1])],
+        );
+        assert_eq!(
+            check_vlens(Format::Offset64, &with_rec).unwrap_err().kind(),
+            ErrorKind::VarSize
+        );
+        // CDF-1 offsets must stay under 2 GiB.
+        let far = schema(
+            &[(1_000_000_000, false), (2, false)],
+            &[
+                (NcType::Short, &[0]),
+                (NcType::Short, &[0]),
+                (NcType::Int, &[1]),
+            ],
+        );
+        let l = begins(Format::Classic, &far, 100, &Layout::default(), None);
+        assert_eq!(l.unwrap_err().kind(), ErrorKind::VarSize);
+        let l = begins(Format::Offset64, &far, 100, &Layout::default(), None).unwrap();
+        assert_eq!(l.begins, vec![100, 2_000_000_100, 4_000_000_100]);
+    }
+}

@@ -247,10 +247,10 @@ impl Backend for ClassicFile {
 
     fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
         self.check_var(var)?;
-        if self.define && self.is_new {
+        if var.0 >= self.layout.begins.len() || (self.define && self.is_new) {
             return Err(Error::with_detail(
                 ErrorKind::InDefine,
-                "data cannot be read before the first enddef",
+                "the variable has no data before enddef",
             ));
         }
         let g = self.geom(var);

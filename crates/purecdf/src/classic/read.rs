@@ -5,8 +5,10 @@
 //! The selection is cut into runs of bytes that are contiguous in the file: the innermost dimension
 //! with stride 1 together with every outer dimension that continues it exactly (including records
 //! when a single record variable packs them back to back). Each run is one positional read straight
-//! into the output buffer. A small innermost stride reads the spanning bytes in blocks and picks
-//! the elements out. Big-endian values are swapped in place at the end.
+//! into the output buffer (cut into segments of 256 KiB, each swapped from big-endian in place
+//! while still in cache); selections of 32 MiB or more are split between a few threads, each
+//! filling its own part of the output. A small innermost stride reads the spanning bytes in
+//! blocks and picks the elements out.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::selection::Hyperslab;
