@@ -278,6 +278,62 @@ fn packed_records_move_when_a_record_variable_is_added() {
     });
 }
 
+#[test]
+fn cdf2_variable_over_4_gib() {
+    // Sparse files: only the header, `a`, and the last element of `v` are written.
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = driver() else {
+        return;
+    };
+    let cp = dir.path().join("big_c.nc");
+    let out = Command::new(exe).arg("big_cdf2").arg(&cp).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rp = dir.path().join("big_rs.nc");
+    let mut w = create(&rp, Format::Offset64);
+    w.set_fill(false).unwrap();
+    w.add_dimension("small", 3).unwrap();
+    w.add_dimension("big", 1_200_000_000).unwrap();
+    let a = w.add_variable::<i32>("a", &["small"]).unwrap();
+    let v = w.add_variable::<f32>("v", &["big"]).unwrap();
+    w.enddef().unwrap();
+    put(&mut w, a, &[1i32, 2, 3], &[0], &[3]);
+    put(&mut w, v, &[7.5f32], &[1_199_999_999], &[1]);
+    w.close().unwrap();
+    let head = |p: &Path| {
+        use std::io::Read;
+        let mut b = vec![0u8; 256];
+        let mut f = std::fs::File::open(p).unwrap();
+        let n = f.read(&mut b).unwrap();
+        b.truncate(n);
+        b
+    };
+    let len = |p: &Path| std::fs::metadata(p).unwrap().len();
+    assert_eq!(len(&rp), len(&cp));
+    assert_eq!(head(&rp), head(&cp));
+    let f = purecdf::open(&rp).unwrap();
+    let x: f32 = f
+        .variable("v")
+        .unwrap()
+        .get_value(&[1_199_999_999])
+        .unwrap();
+    assert_eq!(x, 7.5);
+    let g = purecdf::open(&cp).unwrap();
+    let y: f32 = g
+        .variable("v")
+        .unwrap()
+        .get_value(&[1_199_999_999])
+        .unwrap();
+    assert_eq!(y, 7.5);
+    assert_eq!(
+        g.variable("a").unwrap().get_raw_values(..).unwrap(),
+        Values::Int(vec![1, 2, 3])
+    );
+}
+
 fn code<T>(r: purecdf::Result<T>) -> i32 {
     match r {
         Ok(_) => 0,

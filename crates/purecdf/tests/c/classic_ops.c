@@ -174,6 +174,23 @@ static void odd_rec(const char *p) {
     CHECK(nc_close(nc));
 }
 
+static void big_cdf2(const char *p) {
+    int nc, s, b, a, v, old;
+    int av[3] = {1, 2, 3};
+    float last = 7.5f;
+    size_t at = 1199999999;
+    CHECK(nc_create(p, NC_CLOBBER | NC_64BIT_OFFSET, &nc));
+    CHECK(nc_set_fill(nc, NC_NOFILL, &old));
+    CHECK(nc_def_dim(nc, "small", 3, &s));
+    CHECK(nc_def_dim(nc, "big", 1200000000, &b));
+    CHECK(nc_def_var(nc, "a", NC_INT, 1, &s, &a));
+    CHECK(nc_def_var(nc, "v", NC_FLOAT, 1, &b, &v)); /* 4.8 GB: over 4 GiB, last variable */
+    CHECK(nc_enddef(nc));
+    CHECK(nc_put_var_int(nc, a, av));
+    CHECK(nc_put_var1_float(nc, v, &at, &last));
+    CHECK(nc_close(nc));
+}
+
 static void errors(const char *p) {
     int nc, t, x, v, id, old;
     int dd[2];
@@ -227,6 +244,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "del_att_shrink")) del_att_shrink(p);
     else if (!strcmp(s, "single_rec_redef")) single_rec_redef(p);
     else if (!strcmp(s, "odd_rec")) odd_rec(p);
+    else if (!strcmp(s, "big_cdf2")) big_cdf2(p);
     else if (!strcmp(s, "errors")) errors(p);
     else return 2;
     return 0;
