@@ -289,6 +289,16 @@ fn needs_netcdf4(ds: &CdlDataset, v: VarId) -> bool {
         || s.quantize.is_some()
 }
 
+/// A CDL error reported during writing, printed as ncgen prints it (the caller adds `ncgen: `).
+struct DeferredCdl(purecdf::cdl::CdlError);
+
+impl std::fmt::Display for DeferredCdl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let line = self.0.ncgen_line(PROGNAME);
+        f.write_str(line.strip_prefix("ncgen: ").unwrap_or(&line))
+    }
+}
+
 fn lib_msg(e: &purecdf::Error) -> String {
     e.nc_message()
 }
@@ -344,13 +354,16 @@ fn write(ds: &CdlDataset, path: &str, a: &Args) -> Result<(), String> {
             ));
         }
     }
-    for att in &s.group(purecdf::model::ROOT).atts {
-        f.put_attribute(purecdf::model::ROOT, None, &att.name, att.values.clone())
-            .map_err(|e| lib_msg(&e))?;
-    }
-    for (i, v) in s.vars.iter().enumerate() {
-        for att in &v.atts {
-            f.put_attribute(v.group, Some(VarId(i)), &att.name, att.values.clone())
+    // Attributes in ncgen's order; a value ncgen could not make is reported when reached.
+    for (i, (g, var, name)) in ds.attribute_order.iter().enumerate() {
+        if let Some((_, e)) = ds.deferred_errors.iter().find(|(k, _)| *k == i) {
+            let mut e = e.clone();
+            e.file = a.inputs.first().cloned().unwrap_or_else(|| "(null)".into());
+            return Err(DeferredCdl(e).to_string());
+        }
+        let att = s.atts(*g, *var).iter().find(|x| x.name == *name);
+        if let Some(att) = att {
+            f.put_attribute(*g, *var, &att.name, att.values.clone())
                 .map_err(|e| lib_msg(&e))?;
         }
     }

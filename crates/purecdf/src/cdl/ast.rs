@@ -176,9 +176,27 @@ pub struct CdlDataset {
     pub special_count: usize,
     /// Diagnostics netcdf-c prints to standard error without failing (exactly as printed).
     pub warnings: String,
+    /// Every attribute declaration in the order ncgen writes them (global attributes, then
+    /// variable attributes, each in declaration order): group, variable, name.
+    pub attribute_order: Vec<(GroupId, Option<VarId>, String)>,
+    /// Attribute values that could not be made, with their index in `attribute_order`; ncgen
+    /// reports the first one when it reaches that attribute.
+    pub deferred_errors: Vec<(usize, CdlError)>,
 }
 
 impl CdlDataset {
+    /// The first error that ncgen would report for this dataset after parsing (a deferred
+    /// attribute error), if any.
+    ///
+    /// # Errors
+    /// The first of [`CdlDataset::deferred_errors`].
+    pub fn check(&self) -> Result<(), CdlError> {
+        match self.deferred_errors.first() {
+            Some((_, e)) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
     /// The data list of a variable.
     pub fn var_data(&self, v: VarId) -> Option<&[Const]> {
         self.data.get(v.0).and_then(|d| d.as_deref())

@@ -48,17 +48,20 @@ pub fn format_from_kind_name(name: &str) -> Option<Format> {
 /// # Errors
 /// NC_EINVAL with ncgen's message (file, line, text) for any syntax or semantic error.
 pub fn parse(src: &[u8]) -> crate::Result<CdlDataset> {
-    parse_with(
+    let ds = parse_with(
         src,
         &ParseOptions {
             file_name: "-".into(),
             ..ParseOptions::default()
         },
-    )
-    .map_err(Into::into)
+    )?;
+    ds.check()?;
+    Ok(ds)
 }
 
-/// Parses CDL text with options, returning ncgen's exact diagnostics on failure.
+/// Parses CDL text with options, returning ncgen's exact diagnostics on failure. Attribute
+/// values that cannot be made are not an error here but in [`CdlDataset::deferred_errors`],
+/// because ncgen reports them only when it writes the attribute ([`CdlDataset::check`]).
 ///
 /// # Errors
 /// A [`CdlError`] whose [`CdlError::ncgen_line`] is the first line netcdf-c's ncgen prints.

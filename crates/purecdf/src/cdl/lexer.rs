@@ -584,14 +584,13 @@ impl<'a> Lexer<'a> {
             return self.err(format!("integer constant out of range: {body_s}"));
         };
         let range_err = |this: &Self| this.err("Value out of range".to_string());
-        if size == Tag::L && has_u && (u >> 63) == 1 {
-            return Ok(Tok::Const(ConstKind::UInt64(u)));
-        }
+        let big_u64 = size == Tag::L && has_u && (u >> 63) == 1;
         let mut v = u as i64;
         if neg {
             v = v.wrapping_neg();
         }
         let k = match (size, has_u) {
+            _ if big_u64 => ConstKind::UInt64(u),
             (Tag::None, false) => {
                 if i32::try_from(v).is_ok() {
                     ConstKind::Int(v as i32)

@@ -93,11 +93,18 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
     }
     // Attributes: globals first, then variables' (gattdefs before attdefs).
     let atts = std::mem::take(&mut p.atts);
+    let mut order = Vec::with_capacity(atts.len());
+    let mut deferred = Vec::new();
     for pass in [true, false] {
         for a in atts.iter().filter(|a| a.var.is_none() == pass) {
             let mut data = a.data.clone();
             resolve_enums(&p.schema, &mut data, a.typ, file)?;
-            let typ = match a.typ {
+            // `_FillValue` takes its variable's final type (after the classic int64 -> int).
+            let fill_type = match (a.var, a.name.as_str()) {
+                (Some(v), "_FillValue") => Some(p.schema.vars[v.0].typ),
+                _ => None,
+            };
+            let typ = match fill_type.or(a.typ) {
                 Some(t) => t,
                 None if data.is_empty() => NcType::Char,
                 None => infer_type(&data).ok_or_else(|| {
@@ -127,17 +134,24 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
                     _ => 0,
                 };
             }
-            let values = att_values(&p.schema, typ, &data, file)?;
-            p.schema
-                .put_att(a.group, a.var, &a.name, values)
-                .map_err(|e| CdlError {
-                    message: e.kind().nc_message().to_string(),
-                    style: ErrorStyle::Library,
-                    file: file.to_string(),
-                    kind: e.kind(),
-                    exit_code: 1,
-                    preamble: String::new(),
-                })?;
+            // Values are made when ncgen generates the attribute, after the whole file is
+            // analysed and the dimensions and variables defined: keep a failure for then.
+            let name = crate::model::normalize_name(&a.name).map_err(|e| CdlError {
+                message: e.kind().nc_message().to_string(),
+                style: ErrorStyle::Library,
+                file: file.to_string(),
+                kind: e.kind(),
+                exit_code: 1,
+                preamble: String::new(),
+            })?;
+            let index = order.len();
+            order.push((a.group, a.var, name.clone()));
+            match att_values(&p.schema, typ, &data, file) {
+                Ok(values) => {
+                    let _ = p.schema.put_att(a.group, a.var, &name, values);
+                }
+                Err(e) => deferred.push((index, e)),
+            }
         }
     }
     // Enum constants in variable data.
@@ -182,6 +196,8 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
         enhanced: p.enhanced,
         special_count: p.special_count,
         warnings: p.warnings,
+        attribute_order: order,
+        deferred_errors: deferred,
     })
 }
 
