@@ -40,6 +40,20 @@ impl Rng {
 }
 
 fn int_const(r: &mut Rng) -> String {
+    if r.chance(0.1) {
+        return r
+            .pick(&[
+                "1ub",
+                "255ub",
+                "65535us",
+                "4294967295u",
+                "1ull",
+                "-1ll",
+                "18446744073709551615ull",
+                "9223372036854775807ll",
+            ])
+            .to_string();
+    }
     let v = r.pick(&[
         "0",
         "1",
@@ -114,9 +128,14 @@ fn any_const(r: &mut Rng) -> String {
     }
 }
 
-/// A random classic-model CDL text.
-fn generate(r: &mut Rng) -> String {
-    let types = ["byte", "char", "short", "int", "float", "double"];
+/// A random classic-model CDL text (with CDF-5's unsigned and 64-bit types when `cdf5`).
+fn generate(r: &mut Rng, cdf5: bool) -> String {
+    let classic = ["byte", "char", "short", "int", "float", "double"];
+    let all = [
+        "byte", "char", "short", "int", "float", "double", "ubyte", "ushort", "uint", "int64",
+        "uint64",
+    ];
+    let types: &[&str] = if cdf5 { &all } else { &classic };
     let mut dims: Vec<(String, String)> = Vec::new();
     if r.chance(0.5) {
         dims.push(("r".into(), "UNLIMITED".into()));
@@ -134,7 +153,7 @@ fn generate(r: &mut Rng) -> String {
     out.push("variables:".into());
     let mut vars = Vec::new();
     for k in 0..1 + r.below(5) {
-        let t = r.pick(&types);
+        let t = r.pick(types);
         let mut ds: Vec<String> = Vec::new();
         for i in 0..r.below(dims.len().min(3) + 1) {
             let (n, v) = &dims[r.below(dims.len())];
@@ -153,7 +172,12 @@ fn generate(r: &mut Rng) -> String {
         for a in 0..r.below(3) {
             let n = 1 + r.below(3);
             let vals: Vec<String> = (0..n).map(|_| any_const(r)).collect();
-            out.push(format!("\t\t{name}:a{a} = {} ;", vals.join(", ")));
+            if r.chance(0.3) {
+                let at = r.pick(types);
+                out.push(format!("\t\t{at} {name}:t{a} = {} ;", vals.join(", ")));
+            } else {
+                out.push(format!("\t\t{name}:a{a} = {} ;", vals.join(", ")));
+            }
         }
         if r.chance(0.3) {
             let fv = if t == "char" {
@@ -260,9 +284,9 @@ fn generated_classic_cdl() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let mut r = Rng(0x5eed_cafe_f00d_0001);
-    for i in 0..150 {
-        let src = generate(&mut r);
+    for i in 0..200 {
         let kind = r.pick(&["nc3", "nc6", "nc5"]);
+        let src = generate(&mut r, kind == "nc5");
         let mut args = vec!["-k", kind, "-b"];
         if r.chance(0.3) {
             args.push("-x");
