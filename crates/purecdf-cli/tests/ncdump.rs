@@ -14,6 +14,7 @@ const FIXTURES: &[(&str, &str, &str)] = &[
     ("cdf5_types", "nc5", "u64,cube"),
     ("offset64_records", "nc6", "temp,label"),
     ("times", "nc3", "time,time_bnds"),
+    ("times_bounds", "nc3", "tb,z"),
     ("nc4_groups", "nc4", "cm,sub/x,/sub/deeper/z"),
     ("nc4_unlimited", "nc4", "fu,st"),
     ("nc7_types", "nc7", "c,rec,a b:c"),

@@ -103,6 +103,7 @@ fn fixtures_in_every_mode_match_reference() {
         ("cdf5_types.nc", "u64,cube"),
         ("offset64_records.nc", "temp,label"),
         ("times.nc", "time,time_bnds"),
+        ("times_bounds.nc", "tb,z"),
         ("nc4_groups.nc", "cm,sub/x,/sub/deeper/z"),
         ("nc4_unlimited.nc", "fu,st"),
         ("nc7_types.nc", "c,rec,a b:c"),

@@ -34,6 +34,7 @@ impl<W: Write> Printer<'_, W> {
             self.out.put(b"\"\" ;")?;
             if self.opts.string_times && a.name == "bounds" {
                 if let Some(v) = var {
+                    self.bounds.clear();
                     self.bounds.push((Vec::new(), g, v));
                 }
             }
@@ -52,6 +53,7 @@ impl<W: Write> Printer<'_, W> {
                         if let Values::Char(c) = &a.values {
                             let name =
                                 c[..c.iter().position(|&b| b == 0).unwrap_or(c.len())].to_vec();
+                            self.bounds.clear();
                             self.bounds.push((name, g, v));
                         }
                     }
@@ -186,9 +188,16 @@ impl<W: Write> Printer<'_, W> {
 
     /// The parsed time units of variable `v` (`get_timeinfo`); a bounds variable borrows its
     /// parent's. `None` when the variable is not a time variable.
-    pub(crate) fn time_units(&self, v: VarId) -> Option<TimeUnits> {
+    ///
+    /// For attribute comments netcdf-c looks the bounds list up with an empty name (its fake
+    /// variable is zeroed), so `as_bounds` is false there and only an empty bounds name matches.
+    pub(crate) fn time_units(&self, v: VarId, as_bounds: bool) -> Option<TimeUnits> {
         let s = self.s;
-        let name = s.var(v).name.as_bytes();
+        let name: &[u8] = if as_bounds {
+            s.var(v).name.as_bytes()
+        } else {
+            b""
+        };
         let owner = self
             .bounds
             .iter()
@@ -218,7 +227,7 @@ impl<W: Write> Printer<'_, W> {
         ) {
             return Ok(());
         }
-        let Some(tu) = self.time_units(v) else {
+        let Some(tu) = self.time_units(v, false) else {
             return Ok(());
         };
         let n = values.len();

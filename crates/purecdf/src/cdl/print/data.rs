@@ -190,7 +190,7 @@ impl<W: Write> Printer<'_, W> {
             },
         };
         let time = if self.opts.string_times && typ.is_numeric() {
-            self.time_units(v)
+            self.time_units(v, true)
         } else {
             None
         };
