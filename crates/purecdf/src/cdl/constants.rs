@@ -26,11 +26,13 @@ fn cvt64(d: f64) -> i64 {
     }
 }
 
+/// gcc's double -> unsigned long long: values >= 2^63 are shifted down first; everything else
+/// (NaN included) goes through the signed conversion.
 fn cvtu64(d: f64) -> u64 {
-    if d < TWO63 {
-        cvt64(d) as u64
-    } else {
+    if d >= TWO63 {
         (cvt64(d - TWO63) as u64) ^ (1 << 63)
+    } else {
+        cvt64(d) as u64
     }
 }
 

@@ -342,6 +342,7 @@ impl<'a> Parser<'a> {
         match tok {
             Tok::Ident(n) => n.clone(),
             Tok::Path(p) => p.last().cloned().unwrap_or_default(),
+            Tok::TypeKw(t) => t.cdl_name().unwrap_or_default().to_string(),
             other => other.bison_name(),
         }
     }
