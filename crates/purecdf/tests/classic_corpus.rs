@@ -1,5 +1,5 @@
 //! netcdf-c's own test CDL (the shared conformance tree, never copied here) as a corpus: each file
-//! the reference `ncgen` can write as CDF-1 or CDF-5 is (1) read by purecdf and compared, variable by
+//! the reference `ncgen` can write as CDF-1, CDF-2 or CDF-5 is (1) read by purecdf and compared, variable by
 //! variable, with what libnetcdf reads (tests/c/classic_dump.c), and (2) rewritten by purecdf's
 //! writer from the same definitions and data, which must give ncgen's file byte for byte.
 //! The classic `.nc` files of the tree are read and compared too.
@@ -135,7 +135,7 @@ fn netcdf_c_cdl_corpus_reads_and_rewrites_identically() {
     cdls.sort();
     let (mut checked, mut failures) = (0, Vec::new());
     for cdl in &cdls {
-        for kind in ["nc3", "nc5"] {
+        for kind in ["nc3", "nc6", "nc5"] {
             let nc = tmp.path().join(format!("ref.{kind}.nc"));
             let _ = std::fs::remove_file(&nc);
             let made = Command::new("ncgen")
