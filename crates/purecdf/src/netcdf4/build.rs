@@ -10,7 +10,6 @@ use purecdf_hdf5::format::cursor::Cursor;
 use purecdf_hdf5::format::messages::attribute::{AttributeMessage, TypeRef};
 use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
-use purecdf_hdf5::format::messages::fill_value::FillTime;
 use purecdf_hdf5::format::messages::layout::Layout;
 use purecdf_hdf5::format::messages::shared::SharedRef;
 use purecdf_hdf5::format::object_header::{flags, MessageType};
@@ -252,7 +251,11 @@ impl Builder<'_> {
     }
 
     fn resolve_vars(&mut self) -> Result<Vec<Option<VarData>>> {
-        let pending = std::mem::take(&mut self.pending);
+        let mut pending = std::mem::take(&mut self.pending);
+        // netcdf-c matches dimension scales (creating phony dimensions) children first: order
+        // the variables by a post-order walk of the groups, keeping each group's own order.
+        let rank = self.group_post_order();
+        pending.sort_by_key(|p| rank[p.group.0]);
         let mut vars: Vec<Option<VarData>> = Vec::new();
         for p in pending {
             let rank = p.dataset.space.dims().len();
@@ -312,10 +315,8 @@ impl Builder<'_> {
                 )
                 .then(|| types::is_big_endian(&ds.dtype)),
             };
-            var.no_fill = ds
-                .fill
-                .as_ref()
-                .is_some_and(|f| f.fill_time == FillTime::Never);
+            // netcdf-c: fill mode is on only when the dataset has a user-defined fill value.
+            var.no_fill = !ds.fill.as_ref().is_some_and(|f| f.value.is_some());
             // Unlimited dimensions are as long as the longest variable along them.
             let cur = ds.space.dims().to_vec();
             for (d, len) in dims.iter().zip(cur) {
@@ -397,6 +398,21 @@ impl Builder<'_> {
             out.push(id);
         }
         Ok(out)
+    }
+
+    /// Position of each group in a post-order walk (children before their parent).
+    fn group_post_order(&self) -> Vec<usize> {
+        fn walk(s: &Schema, g: GroupId, out: &mut Vec<usize>, next: &mut usize) {
+            for &c in &s.group(g).groups {
+                walk(s, c, out, next);
+            }
+            out[g.0] = *next;
+            *next += 1;
+        }
+        let mut out = vec![0; self.schema.groups.len()];
+        let mut next = 0;
+        walk(&self.schema, ROOT, &mut out, &mut next);
+        out
     }
 
     /// Sorts each group's dimensions by netCDF dimid, as `nc_inq_dimids` reports them.

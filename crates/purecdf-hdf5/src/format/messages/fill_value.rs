@@ -22,7 +22,8 @@ pub struct FillValue {
     pub alloc_time: u8,
     /// Fill value write time.
     pub fill_time: FillTime,
-    /// The user-defined fill value bytes, if one is defined (empty vector: defined as "default").
+    /// The user-defined fill value bytes; `None` when the fill value is undefined or the library
+    /// default (a "defined" flag with size 0 means the default, as HDF5 reads it).
     pub value: Option<Vec<u8>>,
 }
 
@@ -39,7 +40,7 @@ impl FillValue {
                     if c.remaining() >= 4 {
                         let n = c.u32()? as usize;
                         let v = c.bytes(n)?.to_vec();
-                        defined.then_some(v)
+                        (defined && !v.is_empty()).then_some(v)
                     } else {
                         None
                     }
@@ -58,7 +59,7 @@ impl FillValue {
                 let fill_time = fill_time((flags >> 2) & 0x03);
                 let value = if flags & 0x20 != 0 {
                     let n = c.u32()? as usize;
-                    Some(c.bytes(n)?.to_vec())
+                    Some(c.bytes(n)?.to_vec()).filter(|v| !v.is_empty())
                 } else {
                     None
                 };
