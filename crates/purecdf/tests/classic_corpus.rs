@@ -1,7 +1,8 @@
-//! netcdf-c's own test CDL (the shared conformance tree, never copied here) as a corpus: each file
-//! the reference `ncgen` can write as CDF-1, CDF-2 or CDF-5 is (1) read by purecdf and compared, variable by
-//! variable, with what libnetcdf reads (tests/c/classic_dump.c), and (2) rewritten by purecdf's
-//! writer from the same definitions and data, which must give ncgen's file byte for byte.
+//! netcdf-c's own test CDL (the shared conformance tree, never copied here) as a corpus: each
+//! file the reference `ncgen` can write as CDF-1, CDF-2 or CDF-5 is (1) read by purecdf and
+//! compared, variable by variable, with what libnetcdf reads (tests/c/classic_dump.c), and (2)
+//! rewritten by purecdf's writer from the same definitions and data, which must give ncgen's file
+//! byte for byte.
 //! The classic `.nc` files of the tree are read and compared too.
 //!
 //! Needs ../shared (or PURECDF_SHARED_DIR), ncgen, cc and libnetcdf; skips without them unless
