@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::io::{Read, Write};
 
 use purecdf::cdl::{parse_with, CdlDataset, ParseOptions};
-use purecdf::{CreateOptions, Extents, Format, GroupId, NcType, VarId};
+use purecdf::{CreateOptions, Extents, Format, NcType, VarId};
 
 const PROGNAME: &str = "ncgen";
 
@@ -249,7 +249,7 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         file_name.truncate(cut);
     }
     let opts = ParseOptions {
-        file_name,
+        file_name: file_name.clone(),
         kind: a.kind,
         dataset_name: a.dataset_name.clone(),
     };
@@ -267,7 +267,7 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         return 0;
     }
     let path = output_name(&a, input, &ds);
-    match write(&ds, &path, &a) {
+    match write(&ds, &path, &a, &file_name) {
         Ok(()) => 0,
         Err(msg) => {
             let _ = writeln!(err, "{PROGNAME}: {msg}");
@@ -303,8 +303,8 @@ fn lib_msg(e: &purecdf::Error) -> String {
     e.nc_message()
 }
 
-/// Writes the dataset in ncgen's `genbin_netcdf` order.
-fn write(ds: &CdlDataset, path: &str, a: &Args) -> Result<(), String> {
+/// Writes the dataset in ncgen's `genbin_netcdf` order; `file` is the input's name for messages.
+fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String> {
     let mut f = purecdf::create_with(
         path,
         CreateOptions {
@@ -334,7 +334,7 @@ fn write(ds: &CdlDataset, path: &str, a: &Args) -> Result<(), String> {
     for d in &s.dims {
         let len = if d.unlimited { 0 } else { d.len };
         let id = f
-            .add_dimension_in(GroupId(d.group.0), &d.name, len, d.unlimited)
+            .add_dimension_in(d.group, &d.name, len, d.unlimited)
             .map_err(|e| lib_msg(&e))?;
         dim_ids.push(id);
     }
@@ -358,7 +358,7 @@ fn write(ds: &CdlDataset, path: &str, a: &Args) -> Result<(), String> {
     for (i, (g, var, name)) in ds.attribute_order.iter().enumerate() {
         if let Some((_, e)) = ds.deferred_errors.iter().find(|(k, _)| *k == i) {
             let mut e = e.clone();
-            e.file = a.inputs.first().cloned().unwrap_or_else(|| "(null)".into());
+            e.file = file.to_string();
             return Err(DeferredCdl(e).to_string());
         }
         let att = s.atts(*g, *var).iter().find(|x| x.name == *name);
@@ -374,22 +374,13 @@ fn write(ds: &CdlDataset, path: &str, a: &Args) -> Result<(), String> {
     if !a.header_only {
         for i in 0..s.vars.len() {
             let v = VarId(i);
-            eprint!(
-                "{}",
-                ds.data_warnings(v, a.inputs.first().map_or("(null)", |s| s.as_str()))
-            );
+            eprint!("{}", ds.data_warnings(v, file));
             let values = match ds.var_values(v) {
                 Ok(Some(vals)) => vals,
                 Ok(None) => continue,
-                Err(e) => {
-                    let mut e = e;
-                    e.file = a.inputs.first().cloned().unwrap_or_default();
-                    return Err(match e.style {
-                        purecdf::cdl::ErrorStyle::Located(n) => {
-                            format!("{} line {n}: {}", e.file, e.message)
-                        }
-                        _ => e.message,
-                    });
+                Err(mut e) => {
+                    e.file = file.to_string();
+                    return Err(DeferredCdl(e).to_string());
                 }
             };
             let shape = ds.shape(v);
