@@ -83,7 +83,8 @@ fn corrupt(detail: String) -> Error {
 }
 
 /// netcdf-c's `NC_computeshapes` for a header just read: derives `begin_var`, `begin_rec` and the
-/// record size from the stored begins and checks their order.
+/// record size from the stored begins (call [`check_vlens`] and [`check_voffs`] next, as
+/// `nc_get_NC` does).
 pub(crate) fn from_header(s: &Schema, xsz: u64, begins: Vec<u64>) -> Result<Layout> {
     let mut l = Layout {
         xsz,
@@ -126,7 +127,6 @@ pub(crate) fn from_header(s: &Schema, xsz: u64, begins: Vec<u64>) -> Result<Layo
             l.begin_var, xsz
         )));
     }
-    check_voffs(s, &l)?;
     Ok(l)
 }
 

@@ -108,8 +108,9 @@ impl ClassicFile {
     fn from_storage(store: Storage, writable: bool) -> Result<ClassicFile> {
         let h = header::parse(&store)?;
         let mut schema = h.schema;
-        layout::check_vlens(h.format, &schema)?;
         let layout = layout::from_header(&schema, h.xsz, h.begins)?;
+        layout::check_vlens(h.format, &schema)?;
+        layout::check_voffs(&schema, &layout)?;
         let mut numrecs = h.numrecs;
         let streaming = match h.format {
             Format::Cdf5 => numrecs == u64::MAX,
