@@ -6,6 +6,7 @@ mod attrs;
 mod constants;
 mod data;
 mod entry;
+mod escapes;
 mod filters;
 mod lexer;
 mod parser;
