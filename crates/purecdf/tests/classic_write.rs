@@ -192,3 +192,29 @@ fn reference_ncdump_reads_what_we_write() {
     let want = "dimensions:\n\tt = UNLIMITED ; // (2 currently)\n\tn = 2 ;\nvariables:\n\tuint64 u(t, n) ;\n\tshort s(n) ;\n\n// global attributes:\n\t\t:title = \"scratch\" ;\ndata:\n\n u =\n  1, 2,\n  3, 4 ;\n\n s = -1, 1 ;\n}\n";
     assert_eq!(text, want);
 }
+
+#[test]
+fn sync_publishes_records_to_other_readers() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("sync.nc");
+    let mut w = purecdf::create(&p, Format::Classic).unwrap();
+    w.add_unlimited_dimension("t").unwrap();
+    let v = w.add_variable::<i32>("v", &["t"]).unwrap();
+    assert_eq!(w.sync().unwrap_err().kind(), purecdf::ErrorKind::InDefine);
+    w.enddef().unwrap();
+    w.put_values(v, &[1i32, 2], ([0u64].as_slice(), [2u64].as_slice()))
+        .unwrap();
+    w.sync().unwrap();
+    let r = purecdf::open(&p).unwrap();
+    assert_eq!(r.dimension("t").unwrap().len, 2);
+    assert_eq!(
+        r.variable("v").unwrap().get_raw_values(..).unwrap(),
+        Values::Int(vec![1, 2])
+    );
+    // Dropping without close still writes the record count, as georust's netcdf does.
+    w.put_values(v, &[3i32], ([2u64].as_slice(), [1u64].as_slice()))
+        .unwrap();
+    drop(w);
+    let r = purecdf::open(&p).unwrap();
+    assert_eq!(r.dimension("t").unwrap().len, 3);
+}
