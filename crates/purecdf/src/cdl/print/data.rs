@@ -402,7 +402,10 @@ impl<W: Write> Printer<'_, W> {
                     None => return self.default_text(ef, vals, i, out),
                 },
             };
+            let start = out.len();
             cf.format(arg, out);
+            // netcdf-c formats into a 100-byte buffer (PRIM_LEN) with snprintf.
+            out.truncate(start + (out.len() - start).min(99));
             return Ok(());
         }
         self.default_text(ef, vals, i, out)
