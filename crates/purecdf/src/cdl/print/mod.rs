@@ -22,6 +22,8 @@ mod ncml;
 pub mod number;
 mod out;
 mod select;
+#[cfg(test)]
+mod tests;
 pub mod time;
 
 use std::io::Write;
