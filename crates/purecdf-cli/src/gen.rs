@@ -355,17 +355,29 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
         }
     }
     // Attributes in ncgen's order; a value ncgen could not make is reported when reached.
-    for (i, (g, var, name)) in ds.attribute_order.iter().enumerate() {
+    for (i, (g, var, name, line)) in ds.attribute_order.iter().enumerate() {
         if let Some((_, e)) = ds.deferred_errors.iter().find(|(k, _)| *k == i) {
             let mut e = e.clone();
             e.file = file.to_string();
             return Err(DeferredCdl(e).to_string());
         }
-        let att = s.atts(*g, *var).iter().find(|x| x.name == *name);
-        if let Some(att) = att {
-            f.put_attribute(*g, *var, &att.name, att.values.clone())
-                .map_err(|e| lib_msg(&e))?;
+        let Some(att) = s.atts(*g, *var).iter().find(|x| x.name == *name) else {
+            continue;
+        };
+        let typ = att.values.nc_type();
+        if typ == NcType::String && ds.format.is_classic_family() {
+            // netcdf-c 4.9's ncgen drops string attributes from netCDF-3 output silently.
+            continue;
         }
+        f.put_attribute(*g, *var, &att.name, att.values.clone())
+            .map_err(|e| {
+                if typ == NcType::Int64 {
+                    // genbin uses CHECK_ERR2 for 64-bit integer attributes.
+                    format!("cdl line {line}; {}", lib_msg(&e))
+                } else {
+                    lib_msg(&e)
+                }
+            })?;
     }
     if a.nofill {
         f.set_fill(false).map_err(|e| lib_msg(&e))?;

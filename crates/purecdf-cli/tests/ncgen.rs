@@ -208,6 +208,9 @@ const ERRORS: &[(&str, i32, &str)] = &[
     ("netcdf x { variables: int v ; v:_Storage = \"contiguous\" ; :_Format = \"classic\" ; }", 1, "ncgen: NetCDF: Attempting netcdf-4 operation on netcdf-3 file"),
     ("netcdf x { group: g { } :_Format = \"classic\" ; }", 0, "-k or _Format conflicts with enhanced CDL input"),
     ("\u{feff}netcdf x { }", 0, ""),
+    // netcdf-c drops string attributes from netCDF-3 output; int64 ones fail with a line.
+    ("netcdf x { variables: int v ; string v:a = \"x\" ; string :g = \"y\" ; }", 0, ""),
+    ("netcdf x { variables: int v ; int64 v:a = 1 ; }", 1, "ncgen: cdl line 1; NetCDF: Not a valid data type or _FillValue type mismatch"),
 ];
 
 #[test]

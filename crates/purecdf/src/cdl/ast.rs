@@ -177,8 +177,9 @@ pub struct CdlDataset {
     /// Diagnostics netcdf-c prints to standard error without failing (exactly as printed).
     pub warnings: String,
     /// Every attribute declaration in the order ncgen writes them (global attributes, then
-    /// variable attributes, each in declaration order): group, variable, name.
-    pub attribute_order: Vec<(GroupId, Option<VarId>, String)>,
+    /// variable attributes, each in declaration order): group, variable, name and the line of
+    /// the name.
+    pub attribute_order: Vec<(GroupId, Option<VarId>, String, u32)>,
     /// Attribute values that could not be made, with their index in `attribute_order`; ncgen
     /// reports the first one when it reaches that attribute.
     pub deferred_errors: Vec<(usize, CdlError)>,

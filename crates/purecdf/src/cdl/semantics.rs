@@ -145,7 +145,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
                 preamble: String::new(),
             })?;
             let index = order.len();
-            order.push((a.group, a.var, name.clone()));
+            order.push((a.group, a.var, name.clone(), a.line));
             match att_values(&p.schema, typ, &data, file) {
                 Ok(values) => {
                     let _ = p.schema.put_att(a.group, a.var, &name, values);
