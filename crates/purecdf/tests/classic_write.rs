@@ -218,3 +218,41 @@ fn sync_publishes_records_to_other_readers() {
     let r = purecdf::open(&p).unwrap();
     assert_eq!(r.dimension("t").unwrap().len, 3);
 }
+
+#[test]
+fn long_strided_writes_and_reads_round_trip() {
+    // 3 million shorts at stride 2: the span covers several 4 MiB blocks.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("strided.nc");
+    let n = 6_000_000u64;
+    let mut w = purecdf::create(&p, Format::Offset64).unwrap();
+    w.add_dimension("n", n).unwrap();
+    let v = w.add_variable::<i16>("v", &["n"]).unwrap();
+    w.put_attribute(ROOT, Some(v), "_FillValue", vec![-1i16])
+        .unwrap();
+    w.enddef().unwrap();
+    let vals: Vec<i16> = (0..n / 2).map(|i| (i % 30000) as i16).collect();
+    w.put_values(
+        v,
+        &vals,
+        ([1u64].as_slice(), [n / 2].as_slice(), [2u64].as_slice()),
+    )
+    .unwrap();
+    w.close().unwrap();
+    let f = purecdf::open(&p).unwrap();
+    let all: Vec<i16> = f.variable("v").unwrap().get_values(..).unwrap();
+    for (i, x) in all.iter().enumerate() {
+        let want = if i % 2 == 1 {
+            ((i / 2) % 30000) as i16
+        } else {
+            -1
+        };
+        assert_eq!(*x, want, "element {i}");
+    }
+    let back: Vec<i16> = f
+        .variable("v")
+        .unwrap()
+        .get_values(purecdf::Extent::from((1..n as usize).step_by(2)))
+        .unwrap();
+    assert_eq!(back, vals);
+}

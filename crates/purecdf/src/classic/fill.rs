@@ -120,18 +120,30 @@ impl ClassicFile {
         let run = usize::try_from(p.run).map_err(|_| Error::new(ErrorKind::NoMem))?;
         let st = &self.store;
         if p.gather > 0 {
-            // Read the span, patch every stride-th element, write the span back.
+            // Read the span, patch every stride-th element, write the span back: in blocks of
+            // at most 4 MiB, ending at the last element written (never past it).
             let n = slab.count[slab.count.len() - 1] as usize;
             let step = p.gather as usize * xsz;
-            let mut span = vec![0u8; (n - 1) * step + xsz];
+            let per_block = ((4usize << 20) / step).max(1);
+            let mut span = Vec::new();
             for_each_run(&g, slab, &p, |off, r| {
-                st.read_zero_fill(off, &mut span)?;
                 let src = &data[r * run..(r + 1) * run];
-                for (e, x) in src.chunks_exact(xsz).enumerate() {
-                    span[e * step..e * step + xsz].copy_from_slice(x);
-                    swap_in_place(&mut span[e * step..e * step + xsz], xsz);
+                let mut done = 0;
+                while done < n {
+                    let k = per_block.min(n - done);
+                    span.resize((k - 1) * step + xsz, 0);
+                    let at = off + (done * step) as u64;
+                    st.read_zero_fill(at, &mut span)?;
+                    let part = &src[done * xsz..(done + k) * xsz];
+                    for (e, x) in part.chunks_exact(xsz).enumerate() {
+                        let dst = &mut span[e * step..e * step + xsz];
+                        dst.copy_from_slice(x);
+                        swap_in_place(dst, xsz);
+                    }
+                    st.write_at(at, &span)?;
+                    done += k;
                 }
-                st.write_at(off, &span)
+                Ok(())
             })?;
             return Ok(());
         }

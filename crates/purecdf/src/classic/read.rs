@@ -311,6 +311,32 @@ mod tests {
     }
 
     #[test]
+    fn wide_strides_read_element_by_element() {
+        // Stride 1100 on 4-byte values: too wide to gather, one read per element.
+        let data: Vec<u8> = (0..20_000u32).flat_map(|i| i.to_be_bytes()).collect();
+        let st = Storage::Mem(data);
+        let g = VarGeom {
+            begin: 0,
+            xsz: 4,
+            step: vec![4],
+        };
+        let slab = Hyperslab {
+            start: vec![7],
+            count: vec![4],
+            stride: vec![1100],
+        };
+        let p = plan(&g, &slab);
+        assert_eq!((p.outer, p.gather, p.run), (1, 0, 4));
+        let mut out = vec![0u8; 16];
+        read(&st, &g, &slab, &mut out).unwrap();
+        let vals: Vec<u32> = out
+            .chunks_exact(4)
+            .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(vals, vec![7, 1107, 2207, 3307]);
+    }
+
+    #[test]
     fn strided_read_from_memory() {
         let data: Vec<u8> = (0u8..40).collect();
         let st = Storage::Mem(data);
