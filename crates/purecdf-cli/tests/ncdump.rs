@@ -18,6 +18,7 @@ const FIXTURES: &[(&str, &str, &str)] = &[
     ("nc4_groups", "nc4", "cm,sub/x,/sub/deeper/z"),
     ("nc4_unlimited", "nc4", "fu,st"),
     ("nc7_types", "nc7", "c,rec,a b:c"),
+    ("nc4_compound", "nc4", "r,pf"),
 ];
 
 /// Option modes: slug and arguments (`{V}` is replaced by the fixture's `-v` list).

@@ -107,6 +107,7 @@ fn fixtures_in_every_mode_match_reference() {
         ("nc4_groups.nc", "cm,sub/x,/sub/deeper/z"),
         ("nc4_unlimited.nc", "fu,st"),
         ("nc7_types.nc", "c,rec,a b:c"),
+        ("nc4_compound.nc", "r,pf"),
     ];
     let modes: &[&[&str]] = &[
         &[],
