@@ -44,7 +44,21 @@ fn read_magic(path: &Path) -> Result<Magic> {
             Err(e) => return Err(Error::io(e).path(path)),
         }
     }
-    Ok(sniff(&head[..n]))
+    let magic = sniff(&head[..n]);
+    if magic != Magic::Unknown {
+        return Ok(magic);
+    }
+    // An HDF5 file may start with a user block of 512 · 2ⁿ bytes before its signature.
+    let len = f.metadata().map_err(|e| Error::io(e).path(path))?.len();
+    let mut at = 512u64;
+    while at + 8 <= len {
+        let mut sig = [0u8; 8];
+        if purecdf_hdf5::io::read_exact_at(&f, at, &mut sig).is_ok() && sniff(&sig) == Magic::Hdf5 {
+            return Ok(Magic::Hdf5);
+        }
+        at *= 2;
+    }
+    Ok(Magic::Unknown)
 }
 
 /// Opens a dataset read-only, whatever its format.
