@@ -18,8 +18,8 @@ const NONDETERMINISTIC: &[&str] = &[
     "ref_tst_special_atts",
     "ref_tst_special_atts3",
 ];
-/// Files using a filter we do not decode yet (szip); tracked in the netCDF-4 issue.
-const NOT_YET: &[&str] = &["ref_szip"];
+/// Files using a filter we do not decode yet.
+const NOT_YET: &[&str] = &[];
 
 fn require() -> bool {
     std::env::var("PURECDF_REQUIRE_REFERENCE").is_ok_and(|v| v == "1")

@@ -2,12 +2,13 @@
 //! that builds a [`Filter`] from a filter id and its client data, and the pipeline that undoes
 //! (and later applies) them in order, honouring each chunk's filter mask and optional filters.
 //!
-//! Built in: deflate (1, feature `deflate`), shuffle (2), fletcher32 (3). Unknown ids give
+//! Built in: deflate (1, feature `deflate`), shuffle (2), fletcher32 (3), szip (4, decode only). Unknown ids give
 //! [`FilterError::Unknown`]; known ids whose feature is off give [`FilterError::NotBuilt`].
 
 mod deflate;
 mod fletcher32;
 mod shuffle;
+mod szip;
 
 use crate::format::messages::filter_pipeline::{FilterDesc, FilterPipeline};
 
@@ -77,6 +78,7 @@ pub fn build(
             }))
         }
         FLETCHER32 => Ok(Box::new(fletcher32::Fletcher32)),
+        SZIP => szip::build(client_data),
         other => Err(FilterError::Unknown(other)),
     }
 }
