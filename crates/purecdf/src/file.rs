@@ -257,7 +257,7 @@ impl<'f> Variable<'f> {
         let bytes = n.checked_mul(size).ok_or(ErrorKind::NoMem)?;
         if T::NC_TYPE == typ || raw_byte_access(self.file.format(), typ, T::NC_TYPE) {
             // Same representation: read straight into the caller's vector.
-            let mut out = vec![T::default(); n];
+            let mut out = zeroed::<T>(n)?;
             if let Some(b) = bytes_of_mut(&mut out).filter(|b| b.len() == bytes) {
                 self.file
                     .backend()
@@ -266,7 +266,7 @@ impl<'f> Variable<'f> {
                 return Ok(out);
             }
         }
-        let mut raw = vec![0u8; bytes];
+        let mut raw = zeroed::<u8>(bytes)?;
         self.file
             .backend()
             .read_raw(self.id, &slab, &mut raw)
@@ -328,6 +328,16 @@ fn raw_size(typ: NcType, name: &str) -> Result<usize> {
             format!("{name}: raw bytes need a fixed-size atomic type"),
         ),
     }
+}
+
+/// A vector of `n` default values, or NC_ENOMEM (instead of an abort) when a size taken from a
+/// file's header cannot be allocated.
+fn zeroed<T: Clone + Default>(n: usize) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| Error::with_detail(ErrorKind::NoMem, format!("{n} elements")))?;
+    v.resize(n, T::default());
+    Ok(v)
 }
 
 /// Options for creating a file.

@@ -1,6 +1,5 @@
 //! CDL, the netCDF text language: lexer, parser and semantic analysis (ncgen's input) and the
 //! printer (ncdump's output). See `../shared/spec/ncgen-features.md` and `ncdump-conventions.md`.
-pub mod print;
 mod ast;
 mod attrs;
 mod constants;
@@ -10,6 +9,7 @@ mod escapes;
 mod filters;
 mod lexer;
 mod parser;
+pub mod print;
 mod semantics;
 mod tokens;
 mod types;

@@ -316,7 +316,7 @@ impl Builder<'_> {
                 .then(|| types::is_big_endian(&ds.dtype)),
             };
             // netcdf-c: fill mode is on only when the dataset has a user-defined fill value.
-            var.no_fill = !ds.fill.as_ref().is_some_and(|f| f.value.is_some());
+            var.no_fill = ds.fill.as_ref().is_none_or(|f| f.value.is_none());
             // Unlimited dimensions are as long as the longest variable along them.
             let cur = ds.space.dims().to_vec();
             for (d, len) in dims.iter().zip(cur) {
