@@ -23,7 +23,7 @@ fn reference_available() -> bool {
 }
 
 struct Run {
-    code: i32,
+    code: Option<i32>,
     stderr: String,
     output: Option<Vec<u8>>,
 }
@@ -45,7 +45,7 @@ fn run(tool: &str, dir: &Path, args: &[&str], input: &str, out: Option<&str>) ->
     cmd.arg(input);
     let r = cmd.output().expect("run ncgen");
     Run {
-        code: r.status.code().unwrap_or(-1),
+        code: r.status.code(),
         stderr: String::from_utf8_lossy(&r.stderr).into_owned(),
         output: out.and_then(|o| std::fs::read(dir.join(o)).ok()),
     }
@@ -75,7 +75,7 @@ fn fixtures_byte_identical_to_committed_reference_output() {
             input.to_str().unwrap(),
             Some("out.nc"),
         );
-        assert_eq!(r.code, 0, "{cdl} {args:?}: {}", r.stderr);
+        assert_eq!(r.code, Some(0), "{cdl} {args:?}: {}", r.stderr);
         let want = std::fs::read(data_dir().join(expected)).unwrap();
         assert!(
             r.output.as_deref() == Some(&want[..]),
@@ -107,59 +107,87 @@ fn fixtures_match_reference_tool() {
     }
 }
 
-/// Every CDL of netcdf-c's ncdump suite, as classic, 64-bit offset and CDF-5, with and without
-/// `-x`: same exit code, same first message line, and the same bytes when a file is written.
+/// Known byte differences that are not ncgen's: netcdf-c pads this CDF-5 file to 16384 bytes
+/// (the classic backend writes 15552); see the cdl engineer's report.
+const KNOWN_BYTE_DIFFERENCES: &[(&str, &str)] = &[("ref_nc_test_netcdf4.cdl", "nc5")];
+
+fn cdl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            cdl_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "cdl") {
+            out.push(p);
+        }
+    }
+}
+
+/// Every CDL file of netcdf-c's test data, syntax-checked and written as classic (with and
+/// without `-x`), 64-bit offset and CDF-5: same exit code, same first message line, and the same
+/// bytes when a file is written.
 #[test]
 fn conformance_corpus_matches_reference() {
-    if !reference_available() || !Path::new(CORPUS).is_dir() {
+    let root = Path::new(CORPUS).parent().unwrap().parent().unwrap();
+    if !reference_available() || !root.is_dir() {
         assert!(
             std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() != Ok("1"),
-            "{CORPUS} missing"
+            "{} missing",
+            root.display()
         );
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let mut files: Vec<_> = std::fs::read_dir(CORPUS)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cdl"))
-        .collect();
+    let mut files = Vec::new();
+    cdl_files(root, &mut files);
     files.sort();
-    assert!(files.len() > 50);
+    assert!(files.len() > 150);
     let mut compared = 0;
     for f in &files {
         let input = f.to_str().unwrap();
-        // bigf3/bigr3 make 4 GB files as 64-bit offset or CDF-5: classic only for big*.
-        let big = f
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("big"));
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        // bigf3/bigr3 make 4 GB files as 64-bit offset or CDF-5, ref_tst_http_nc4* hundreds of
+        // MB: syntax and classic only for those.
+        let big = name.starts_with("big");
+        let huge = name.starts_with("ref_tst_http_nc4") || name == "tst_diskless5.cdl";
         for (kind, nofill) in [
+            ("", false),
             ("classic", false),
             ("classic", true),
             ("nc6", false),
             ("nc5", true),
         ] {
-            if big && kind != "classic" {
+            if (big && kind != "classic" && !kind.is_empty()) || (huge && !kind.is_empty()) {
                 continue;
             }
-            {
-                let mut args = vec!["-k", kind, "-b"];
-                if nofill {
-                    args.push("-x");
+            let mut args = Vec::new();
+            if !kind.is_empty() {
+                args.extend(["-k", kind, "-b"]);
+            }
+            if nofill {
+                args.push("-x");
+            }
+            let out = |n| (!kind.is_empty()).then_some(n);
+            let want = run(REFERENCE, tmp.path(), &args, input, out("ref.nc"));
+            if want.code.is_none_or(|c| c >= 128) {
+                continue; // netcdf-c crashed
+            }
+            let got = run(OURS, tmp.path(), &args, input, out("our.nc"));
+            let what = format!("{input} {args:?}");
+            assert_eq!(
+                got.code, want.code,
+                "{what}: exit code; ours: {}",
+                got.stderr
+            );
+            assert_eq!(got.first_line(), want.first_line(), "{what}: message");
+            if want.code == Some(0) && !kind.is_empty() {
+                if KNOWN_BYTE_DIFFERENCES.contains(&(name.as_str(), kind)) {
+                    continue;
                 }
-                let want = run(REFERENCE, tmp.path(), &args, input, Some("ref.nc"));
-                let got = run(OURS, tmp.path(), &args, input, Some("our.nc"));
-                let what = format!("{input} {args:?}");
-                assert_eq!(
-                    got.code, want.code,
-                    "{what}: exit code; ours: {}",
-                    got.stderr
-                );
-                assert_eq!(got.first_line(), want.first_line(), "{what}: message");
-                if want.code == 0 {
-                    assert!(got.output == want.output, "{what}: bytes differ");
-                    compared += 1;
-                }
+                assert!(got.output == want.output, "{what}: bytes differ");
+                compared += 1;
             }
         }
     }
@@ -222,10 +250,10 @@ fn error_cases() {
         let got = run(OURS, tmp.path(), &["-b"], "in.cdl", Some("o.nc"));
         if !first.is_empty() || *code == 0 {
             assert_eq!(got.first_line(), *first, "{cdl}");
-            assert_eq!(got.code, *code, "{cdl}");
+            assert_eq!(got.code, Some(*code), "{cdl}");
         } else {
             // netCDF-4 output: netcdf-c writes it, purecdf cannot yet.
-            assert_eq!(got.code, 1, "{cdl}");
+            assert_eq!(got.code, Some(1), "{cdl}");
             assert!(
                 got.first_line()
                     .starts_with("ncgen: NetCDF: Attempt to use feature"),
@@ -236,7 +264,7 @@ fn error_cases() {
         if have_ref {
             let want = run(REFERENCE, tmp.path(), &["-b"], "in.cdl", Some("o.nc"));
             assert_eq!(want.first_line(), *first, "reference changed for {cdl}");
-            assert_eq!(want.code, *code, "reference exit code for {cdl}");
+            assert_eq!(want.code, Some(*code), "reference exit code for {cdl}");
         }
     }
 }
