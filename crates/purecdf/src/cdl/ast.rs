@@ -183,6 +183,8 @@ pub struct CdlDataset {
     /// Attribute values that could not be made, with their index in `attribute_order`; ncgen
     /// reports the first one when it reaches that attribute.
     pub deferred_errors: Vec<(usize, CdlError)>,
+    /// User types in the order ncgen defines them (dependencies first; see `processtypes`).
+    pub type_order: Vec<TypeId>,
 }
 
 impl CdlDataset {

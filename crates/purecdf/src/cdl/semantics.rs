@@ -162,6 +162,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
             p.data[i] = Some(d);
         }
     }
+    let type_order = sort_types(&mut p.schema);
     let mut warnings = std::mem::take(&mut p.warnings);
     unlimited_sizes(&mut p, file, &mut warnings)?;
     p.warnings = warnings;
@@ -198,7 +199,65 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
         warnings: p.warnings,
         attribute_order: order,
         deferred_errors: deferred,
+        type_order,
     })
+}
+
+/// The order ncgen defines user types in (`processtypes`): first opaque and enum types, vlens of
+/// atomic types and compounds of atomic fields, in declaration order; then, repeatedly, vlens
+/// whose base is already placed and every remaining compound (netcdf-c's test for compound
+/// fields always passes). Each group's `types` list is put in that order.
+fn sort_types(s: &mut Schema) -> Vec<crate::model::TypeId> {
+    use crate::model::TypeId;
+    let n = s.types.len();
+    let mut placed = vec![false; n];
+    let mut order: Vec<TypeId> = Vec::with_capacity(n);
+    let atomic = |t: &NcType| !matches!(t, NcType::User(_));
+    for (i, (_, ut)) in s.types.iter().enumerate() {
+        let keep = match &ut.kind {
+            UserTypeKind::Opaque { .. } | UserTypeKind::Enum { .. } => true,
+            UserTypeKind::Vlen { base } => atomic(base),
+            UserTypeKind::Compound { fields, .. } => fields.iter().all(|f| atomic(&f.typ)),
+        };
+        if keep {
+            placed[i] = true;
+            order.push(TypeId(i));
+        }
+    }
+    loop {
+        let mut added = false;
+        for i in 0..n {
+            if placed[i] {
+                continue;
+            }
+            let keep = match &s.types[i].1.kind {
+                UserTypeKind::Vlen {
+                    base: NcType::User(b),
+                } => placed[b.0],
+                UserTypeKind::Vlen { .. } => true,
+                _ => true,
+            };
+            if keep {
+                placed[i] = true;
+                order.push(TypeId(i));
+                added = true;
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    let rank: Vec<usize> = {
+        let mut r = vec![0; n];
+        for (k, t) in order.iter().enumerate() {
+            r[t.0] = k;
+        }
+        r
+    };
+    for g in &mut s.groups {
+        g.types.sort_by_key(|t| rank[t.0]);
+    }
+    order
 }
 
 fn check_nil(data: &[Const], file: &str) -> Result<(), CdlError> {
