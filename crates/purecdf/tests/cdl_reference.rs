@@ -17,6 +17,15 @@ const LISTER: &str = r#"
 #include <stdio.h>
 #include <string.h>
 static void tname(int g, nc_type t, char* out) { nc_inq_type(g, t, out, NULL); }
+static void atts(int g, int v, const char* path, const char* owner) {
+  int na; char an[NC_MAX_NAME + 1], tn[NC_MAX_NAME + 1];
+  nc_inq_varnatts(g, v, &na);
+  for (int a = 0; a < na; a++) {
+    nc_type t; size_t len;
+    nc_inq_attname(g, v, a, an); nc_inq_att(g, v, an, &t, &len); tname(g, t, tn);
+    printf("%s att %s:%s %s %zu\n", path, owner, an, tn, len);
+  }
+}
 static void walk(int g, const char* path) {
   int n, ids[4096];
   char name[NC_MAX_NAME + 1], tn[NC_MAX_NAME + 1];
@@ -64,7 +73,9 @@ static void walk(int g, const char* path) {
     tname(g, t, tn); printf("%s var %s %s", path, name, tn);
     for (int d = 0; d < nd; d++) { char dn[NC_MAX_NAME + 1]; nc_inq_dimname(g, dims[d], dn); printf(" %s", dn); }
     printf("\n");
+    atts(g, ids[i], path, name);
   }
+  atts(g, NC_GLOBAL, path, "");
   nc_inq_grps(g, &n, ids);
   for (int i = 0; i < n; i++) {
     char sub[8192]; nc_inq_grpname(ids[i], name);
@@ -123,6 +134,20 @@ fn listing(s: &Schema) -> String {
                 let _ = write!(out, " {}", s.dim(*d).name);
             }
             out.push('\n');
+            for a in &v.atts {
+                let t = tn(a.values.nc_type());
+                let _ = writeln!(
+                    out,
+                    "{path} att {}:{} {t} {}",
+                    v.name,
+                    a.name,
+                    a.values.len()
+                );
+            }
+        }
+        for a in &grp.atts {
+            let t = tn(a.values.nc_type());
+            let _ = writeln!(out, "{path} att :{} {t} {}", a.name, a.values.len());
         }
         stack.extend(grp.groups.iter().rev());
     }
