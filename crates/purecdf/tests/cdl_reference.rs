@@ -10,7 +10,7 @@ use std::process::Command;
 
 use purecdf::cdl::{parse_with, ParseOptions};
 use purecdf::model::{GroupId, Schema, UserTypeKind};
-use purecdf::{Format, NcType};
+use purecdf::{Format, NcType, Values};
 
 const LISTER: &str = r#"
 #include <netcdf.h>
@@ -18,12 +18,32 @@ const LISTER: &str = r#"
 #include <string.h>
 static void tname(int g, nc_type t, char* out) { nc_inq_type(g, t, out, NULL); }
 static void atts(int g, int v, const char* path, const char* owner) {
+  (void)0;
   int na; char an[NC_MAX_NAME + 1], tn[NC_MAX_NAME + 1];
   nc_inq_varnatts(g, v, &na);
   for (int a = 0; a < na; a++) {
     nc_type t; size_t len;
     nc_inq_attname(g, v, a, an); nc_inq_att(g, v, an, &t, &len); tname(g, t, tn);
-    printf("%s att %s:%s %s %zu\n", path, owner, an, tn, len);
+    printf("%s att %s:%s %s %zu", path, owner, an, tn, len);
+    if (t == NC_STRING) {
+      char* sv[4096];
+      if (len <= 4096 && nc_get_att_string(g, v, an, sv) == 0) {
+        printf(" =");
+        for (size_t k = 0; k < len; k++) {
+          if (!sv[k]) { printf("|NIL"); continue; }
+          printf("|");
+          for (const unsigned char* c = (const unsigned char*)sv[k]; *c; c++) printf("%02x", *c);
+        }
+        nc_free_string(len, sv);
+      }
+    } else if (t <= NC_UINT64) {
+      unsigned char buf[65536]; size_t sz; nc_inq_type(g, t, NULL, &sz);
+      if (len * sz <= sizeof buf && nc_get_att(g, v, an, buf) == 0) {
+        printf(" =");
+        for (size_t k = 0; k < len * sz; k++) printf("%02x", buf[k]);
+      }
+    }
+    printf("\n");
   }
 }
 static void walk(int g, const char* path) {
@@ -136,9 +156,10 @@ fn listing(s: &Schema) -> String {
             out.push('\n');
             for a in &v.atts {
                 let t = tn(a.values.nc_type());
+                let h = att_hex(&a.values);
                 let _ = writeln!(
                     out,
-                    "{path} att {}:{} {t} {}",
+                    "{path} att {}:{} {t} {}{h}",
                     v.name,
                     a.name,
                     a.values.len()
@@ -147,11 +168,37 @@ fn listing(s: &Schema) -> String {
         }
         for a in &grp.atts {
             let t = tn(a.values.nc_type());
-            let _ = writeln!(out, "{path} att :{} {t} {}", a.name, a.values.len());
+            let h = att_hex(&a.values);
+            let _ = writeln!(out, "{path} att :{} {t} {}{h}", a.name, a.values.len());
         }
         stack.extend(grp.groups.iter().rev());
     }
     out
+}
+
+/// ` =hex` of an attribute's values as the C lister prints them (atomic types only).
+fn att_hex(v: &Values) -> String {
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    match v {
+        Values::String(ss) => {
+            let mut out = String::from(" =");
+            for s in ss {
+                match s {
+                    None => out.push_str("|NIL"),
+                    Some(s) => {
+                        out.push('|');
+                        out.push_str(&hex(s.as_bytes()));
+                    }
+                }
+            }
+            out
+        }
+        Values::User(..) => String::new(),
+        other => match purecdf::convert::values_to_ne_bytes(other) {
+            Ok(b) => format!(" ={}", hex(&b)),
+            Err(_) => String::new(),
+        },
+    }
 }
 
 fn tools_available(tmp: &Path) -> Option<PathBuf> {
