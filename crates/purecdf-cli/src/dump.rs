@@ -390,7 +390,11 @@ pub fn run(argv: &[String]) -> i32 {
                 "NcML output (-x) currently only permitted for netCDF classic model",
             );
         }
-        print::write_ncml(&file, &cmd.opts, &path, &mut out)
+        print::write_ncml(&file, &cmd.opts, &path, &mut out).map(|warnings| {
+            for w in warnings {
+                eprintln!("{w}");
+            }
+        })
     } else {
         print::write_cdl(&file, &cmd.opts, &mut out)
     };

@@ -232,6 +232,59 @@ fn group_and_variable_selection_matches_reference() {
     assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
 }
 
+/// Every CDL of netcdf-c's test suite that `ncgen` can make into a classic (`nc3`) and a CDF-5
+/// (`nc5`) file dumps like netcdf-c in several modes. Files over 2 MB are skipped (netcdf-c's
+/// `big*` tests write gigabytes of fill values).
+#[test]
+fn netcdf_c_cdl_suite_as_classic_matches_reference() {
+    if !reference() || !Path::new("/usr/bin/ncgen").exists() {
+        return;
+    }
+    let root = Path::new("/work/shared/conformance/netcdf-c");
+    let mut cdls = Vec::new();
+    for sub in ["ncdump/cdl", "ncdump", "ncgen"] {
+        if let Ok(rd) = std::fs::read_dir(root.join(sub)) {
+            cdls.extend(
+                rd.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "cdl")),
+            );
+        }
+    }
+    cdls.sort();
+    if std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() == Ok("1") {
+        assert!(cdls.len() > 50, "conformance CDLs missing");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let modes: &[&[&str]] = &[&[], &["-b", "c"], &["-x"], &["-t"], &["-s"], &["-l", "33"]];
+    let mut diffs = Vec::new();
+    let mut compared = 0;
+    for cdl in &cdls {
+        let stem = cdl.file_stem().unwrap().to_string_lossy().into_owned();
+        for kind in ["nc3", "nc5"] {
+            let nc = format!("{stem}.{kind}.nc");
+            let made = Command::new("/usr/bin/ncgen")
+                .current_dir(dir.path())
+                .args(["-k", kind, "-o", &nc])
+                .arg(cdl)
+                .output()
+                .is_ok_and(|o| o.status.success());
+            let small = std::fs::metadata(dir.path().join(&nc)).is_ok_and(|m| m.len() < 2 << 20);
+            if !made || !small {
+                continue;
+            }
+            for m in modes {
+                let mut args = strings(m);
+                args.push(nc.clone());
+                compared += 1;
+                diffs.extend(compare(dir.path(), &args));
+            }
+        }
+    }
+    eprintln!("{compared} dumps compared");
+    assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
+}
+
 /// Every file under `root` whose first four bytes are a classic magic number.
 fn classic_files(root: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(root) else {

@@ -13,6 +13,8 @@ use crate::file::File;
 use crate::model::{Attribute, Values, ROOT};
 
 /// Writes the NcML form of `file` to `w`; `location` is the path as given on the command line.
+/// Returns the warnings ncdump prints on standard error (a text attribute holding NUL bytes
+/// gives `Attribute: '<name>'; value contains nul characters; producing illegal xml`).
 ///
 /// # Errors
 /// Write errors from `w`.
@@ -21,13 +23,20 @@ pub fn write_ncml<W: Write>(
     opts: &DumpOptions,
     location: &str,
     mut w: W,
-) -> Result<()> {
-    let r = ncml(file, opts, location, &mut w);
+) -> Result<Vec<String>> {
+    let mut warnings = Vec::new();
+    let r = ncml(file, opts, location, &mut w, &mut warnings);
     let f = w.flush().map_err(Error::io);
-    r.and(f)
+    r.and(f).map(|()| warnings)
 }
 
-fn ncml<W: Write>(file: &File, opts: &DumpOptions, location: &str, w: &mut W) -> Result<()> {
+fn ncml<W: Write>(
+    file: &File,
+    opts: &DumpOptions,
+    location: &str,
+    w: &mut W,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
     let s = file.schema();
     let mut o: Vec<u8> = Vec::with_capacity(4096);
     o.extend_from_slice(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<netcdf xmlns=\"https://www.unidata.ucar.edu/namespaces/netcdf/ncml-2.2\" location=\"");
@@ -67,7 +76,7 @@ fn ncml<W: Write>(file: &File, opts: &DumpOptions, location: &str, w: &mut W) ->
         if a.name == "_NCProperties" && (!opts.special_atts || opts.suppress_properties) {
             continue;
         }
-        attx(a, false, opts, &mut o);
+        attx(a, false, opts, &mut o, warnings);
     }
     for &v in &root.vars {
         let var = s.var(v);
@@ -92,7 +101,7 @@ fn ncml<W: Write>(file: &File, opts: &DumpOptions, location: &str, w: &mut W) ->
         }
         o.extend_from_slice(format!(" type=\"{tname}\">\n").as_bytes());
         for a in &var.atts {
-            attx(a, true, opts, &mut o);
+            attx(a, true, opts, &mut o, warnings);
         }
         o.extend_from_slice(b"  </variable>\n");
         if o.len() > 1 << 16 {
@@ -104,10 +113,22 @@ fn ncml<W: Write>(file: &File, opts: &DumpOptions, location: &str, w: &mut W) ->
     w.write_all(&o).map_err(Error::io)
 }
 
-fn attx(a: &Attribute, in_var: bool, opts: &DumpOptions, o: &mut Vec<u8>) {
+fn attx(
+    a: &Attribute,
+    in_var: bool,
+    opts: &DumpOptions,
+    o: &mut Vec<u8>,
+    warnings: &mut Vec<String>,
+) {
     let lead: &[u8] = if in_var { b"    " } else { b"  " };
     o.extend_from_slice(lead);
     if let Values::Char(c) = &a.values {
+        if names::trim_nuls(c).contains(&0) {
+            warnings.push(format!(
+                "Attribute: '{}'; value contains nul characters; producing illegal xml",
+                a.name
+            ));
+        }
         o.extend_from_slice(format!("<attribute name=\"{}\" value=", a.name).as_bytes());
         names::push_xml_string(c, o);
         o.extend_from_slice(b" />\n");
