@@ -89,3 +89,38 @@ fn dense_links_and_attributes() {
             .collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn huge_attribute_objects() {
+    use purecdf_hdf5::read::Hdf5File;
+    let src = FileSource::open(format!(
+        "{}/tests/data/h5py_huge_attr.h5",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let f = Hdf5File::open(std::sync::Arc::new(src)).unwrap();
+    let atts = f.dataset("d").unwrap().attributes().unwrap();
+    let big = atts.iter().find(|a| a.name == "big").unwrap();
+    let vals: Vec<i32> = big
+        .data
+        .chunks(4)
+        .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(vals, (0..20000).collect::<Vec<i32>>());
+    let small = atts.iter().find(|a| a.name == "small").unwrap();
+    assert_eq!(small.data, 7i32.to_le_bytes());
+    // The big attribute's heap id is of the huge kind (type bits 01).
+    let oh = f.object_header(f.object_address("d").unwrap()).unwrap();
+    let m = oh.message(MessageType::ATTRIBUTE_INFO).unwrap();
+    let info =
+        DenseStorageInfo::parse_attribute_info(Cursor::new(&m.data, m.offset, "ai"), f.sizes())
+            .unwrap();
+    let tree = BTreeV2::read(f.source(), info.name_index.unwrap(), f.sizes()).unwrap();
+    let kinds: Vec<u8> = tree
+        .records(f.source(), f.sizes())
+        .unwrap()
+        .iter()
+        .map(|r| (r[0] >> 4) & 3)
+        .collect();
+    assert!(kinds.contains(&1), "no huge object among {kinds:?}");
+}

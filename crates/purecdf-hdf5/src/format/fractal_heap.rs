@@ -35,6 +35,8 @@ pub struct FractalHeap {
     pub root: Option<u64>,
     /// Rows in the root indirect block (0: the root is a direct block).
     pub root_rows: u16,
+    /// v2 B-tree indexing huge objects (stored outside the managed blocks).
+    pub huge_btree: Option<u64>,
     sizes: SizeParams,
 }
 
@@ -63,7 +65,7 @@ impl FractalHeap {
         let flags = c.u8()?;
         let max_managed = c.u32()?;
         let _next_huge = c.length(sizes)?;
-        let _huge_btree = c.addr(sizes)?;
+        let huge_btree = c.addr(sizes)?;
         let _free = c.length(sizes)?;
         let _free_manager = c.addr(sizes)?;
         // Managed space, allocated space, allocation iterator, managed object count, huge size
@@ -115,6 +117,7 @@ impl FractalHeap {
             max_heap_bits,
             root,
             root_rows,
+            huge_btree,
             sizes,
         })
     }
@@ -155,6 +158,7 @@ impl FractalHeap {
                 let len = c.uint(self.length_bytes() as u8)?;
                 self.managed(source, offset, len)
             }
+            1 => self.huge(source, &id[1..]),
             2 => {
                 let len = usize::from(first & 0x0f) + 1;
                 id.get(1..1 + len)
@@ -163,6 +167,46 @@ impl FractalHeap {
             }
             t => Err(err(FormatErrorKind::InvalidValue(u64::from(t)))),
         }
+    }
+
+    /// A huge object: addressed directly by the id when it is long enough (and the heap is not
+    /// filtered), otherwise found by its id in the huge-object v2 B-tree (record type 1:
+    /// address, length, id).
+    fn huge(&self, source: &dyn ByteSource, rest: &[u8]) -> FormatResult<Vec<u8>> {
+        let (o, l) = (
+            usize::from(self.sizes.offset_size),
+            usize::from(self.sizes.length_size),
+        );
+        let mut c = Cursor::new(rest, self.address, "fractal heap huge id");
+        if self.filter_len == 0 && rest.len() >= o + l {
+            let addr = c.uint(self.sizes.offset_size)?;
+            let len = c.length(self.sizes)?;
+            return read_block(source, addr, len, "fractal heap huge object");
+        }
+        let key_len = rest.len().min(l);
+        let key = c.uint(key_len as u8)?;
+        let tree_addr = self.huge_btree.ok_or_else(|| {
+            FormatError::new(
+                FormatErrorKind::InvalidValue(key),
+                self.address,
+                "fractal heap huge id",
+            )
+        })?;
+        let tree = crate::format::btree_v2::BTreeV2::read(source, tree_addr, self.sizes)?;
+        for r in tree.records(source, self.sizes)? {
+            let mut rc = Cursor::new(&r, tree_addr, "huge object record");
+            let addr = rc.uint(self.sizes.offset_size)?;
+            let len = rc.length(self.sizes)?;
+            let id = rc.length(self.sizes)?;
+            if id == key {
+                return read_block(source, addr, len, "fractal heap huge object");
+            }
+        }
+        Err(FormatError::new(
+            FormatErrorKind::InvalidValue(key),
+            tree_addr,
+            "fractal heap huge object",
+        ))
     }
 
     fn managed(&self, source: &dyn ByteSource, offset: u64, len: u64) -> FormatResult<Vec<u8>> {

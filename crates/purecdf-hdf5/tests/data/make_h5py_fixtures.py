@@ -35,3 +35,10 @@ with h5py.File("h5py_chunk_indexes.h5", "w", libver=("v110", "v110")) as f:
     f.create_dataset("ext_big", data=big[:600], chunks=(2, 4), maxshape=(None, 4))
     # 1100 chunks: more than 1024 entries, so the fixed array's data block is paged.
     f.create_dataset("fixed_big", data=big, chunks=(1, 4))
+
+# An 80 KB attribute: too big for a compact attribute message, so it is stored densely as a
+# "huge" fractal heap object indexed by the heap's huge-object v2 B-tree.
+with h5py.File("h5py_huge_attr.h5", "w", libver=("v110", "v110")) as f:
+    d = f.create_dataset("d", data=np.arange(3, dtype="<i4"))
+    d.attrs["big"] = np.arange(20000, dtype="<i4")
+    d.attrs["small"] = np.int32(7)
