@@ -304,20 +304,9 @@ fn parse(progname: &str, args: &[String]) -> Result<(Cmd, Vec<String>), i32> {
     Ok((cmd, operands))
 }
 
-/// `NC_shellUnescape`: drops each backslash, keeping the character after it.
+/// `NC_shellUnescape`: `\#` becomes `#`; every other byte, backslashes included, is kept.
 fn shell_unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars();
-    while let Some(c) = it.next() {
-        if c == '\\' {
-            if let Some(n) = it.next() {
-                out.push(n);
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    s.replace("\\#", "#")
 }
 
 fn extended_kind(f: Format) -> &'static str {

@@ -250,3 +250,13 @@ fn options_after_the_file_are_permuted() {
     assert_eq!(ca, 0);
     assert_eq!(out.stdout, a);
 }
+
+#[test]
+fn dataset_name_from_path_as_netcdf_c() {
+    use purecdf::cdl::print::name_from_path;
+    assert_eq!(name_from_path("dir/x.y.nc"), "x.y");
+    assert_eq!(name_from_path("x"), "x");
+    assert_eq!(name_from_path("a\\b.nc"), "b");
+    assert_eq!(name_from_path("dir/"), "");
+    assert_eq!(name_from_path(".hidden"), "");
+}

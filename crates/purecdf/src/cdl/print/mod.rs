@@ -118,8 +118,9 @@ impl DumpOptions {
 }
 
 /// The CDL dataset name ncdump derives from a path: last component without its last extension.
+/// As netcdf-c canonicalises the path first, a backslash also separates components.
 pub fn name_from_path(path: &str) -> String {
-    let base = path.rsplit('/').next().unwrap_or(path);
+    let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
     match base.rfind('.') {
         Some(i) => base[..i].to_string(),
         None => base.to_string(),
