@@ -385,7 +385,8 @@ pub fn run(argv: &[String]) -> i32 {
             }
         })
     } else {
-        print::write_cdl(&file, &cmd.opts, &mut out)
+        let mut err = std::io::stderr().lock();
+        print::write_cdl_with_diagnostics(&file, &cmd.opts, &mut out, &mut err)
     };
     match r {
         Ok(()) => finish(out),

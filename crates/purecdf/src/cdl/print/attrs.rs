@@ -60,6 +60,7 @@ impl<W: Write> Printer<'_, W> {
                 }
             }
         }
+        self.flush_diag();
         self.out.put(b"\n")
     }
 
@@ -237,7 +238,7 @@ impl<W: Write> Printer<'_, W> {
         let mut linep: isize = 0;
         for i in 0..n {
             let x = values.get_f64(i).unwrap_or(0.0);
-            let mut item = time_text(&tu, x, sep);
+            let mut item = time_text(&tu, x, sep, self.diag.get_mut());
             if i + 1 < n {
                 item.push(',');
             }
@@ -264,11 +265,11 @@ impl<W: Write> Printer<'_, W> {
 }
 
 /// A time value as ncdump -t prints it: `"2000-01-01"`, or the NaN/Infinity token.
-pub(crate) fn time_text(tu: &TimeUnits, x: f64, sep: u8) -> String {
+pub(crate) fn time_text(tu: &TimeUnits, x: f64, sep: u8, diag: &mut Vec<String>) -> String {
     if !x.is_finite() {
         return String::from_utf8_lossy(special(x, false)).into_owned();
     }
-    format!("\"{}\"", tu.to_iso(x, sep).unwrap_or_default())
+    format!("\"{}\"", tu.to_iso(x, sep, diag).unwrap_or_default())
 }
 
 /// CDL tokens for non-finite values (`NaNf`, `-Infinityf`, `NaN`, ...).

@@ -259,6 +259,7 @@ impl<W: Write> Printer<'_, W> {
             }
         }
         self.buf = buf;
+        self.flush_diag();
         Ok(())
     }
 
@@ -377,7 +378,8 @@ impl<W: Write> Printer<'_, W> {
         }
         if let Some(tu) = &ef.time {
             let x = vals.get_f64(i).unwrap_or(0.0);
-            out.extend_from_slice(time_text(tu, x, ef.sep).as_bytes());
+            let t = time_text(tu, x, ef.sep, &mut self.diag.borrow_mut());
+            out.extend_from_slice(t.as_bytes());
             return Ok(());
         }
         if let Some(cf) = &ef.cfmt {

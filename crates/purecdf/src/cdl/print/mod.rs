@@ -133,9 +133,24 @@ pub fn name_from_path(path: &str) -> String {
 /// # Errors
 /// Read errors from the file, write errors from `w`, and names ncdump refuses to print.
 pub fn write_cdl<W: Write>(file: &File, opts: &DumpOptions, w: W) -> Result<()> {
-    let mut p = Printer::new(file, opts, w);
+    write_cdl_with_diagnostics(file, opts, w, &mut std::io::sink())
+}
+
+/// As [`write_cdl`], also writing to `diag` the diagnostics ncdump prints on standard error
+/// while dumping (`CDMS error: ...` lines for times `-t` cannot convert).
+///
+/// # Errors
+/// As [`write_cdl`].
+pub fn write_cdl_with_diagnostics<W: Write>(
+    file: &File,
+    opts: &DumpOptions,
+    w: W,
+    diag: &mut dyn Write,
+) -> Result<()> {
+    let mut p = Printer::new(file, opts, w, diag);
     let r = p.dump();
     let f = p.out.flush();
+    p.flush_diag();
     r.and(f)
 }
 
@@ -150,13 +165,16 @@ pub(crate) struct Printer<'a, W: Write> {
     pub(crate) bounds: Vec<(Vec<u8>, GroupId, VarId)>,
     /// Scratch buffer reused for every formatted item.
     pub(crate) buf: Vec<u8>,
+    /// Diagnostics not yet written to `diag_out`.
+    pub(crate) diag: std::cell::RefCell<Vec<String>>,
+    diag_out: &'a mut dyn Write,
 }
 
 /// Names that get a space before `:` in attribute lines (ncdump.c `keywords`).
 const KEYWORDS: [&str; 5] = ["variables", "dimensions", "data", "group", "types"];
 
 impl<'a, W: Write> Printer<'a, W> {
-    fn new(file: &'a File, opts: &'a DumpOptions, w: W) -> Self {
+    fn new(file: &'a File, opts: &'a DumpOptions, w: W, diag_out: &'a mut dyn Write) -> Self {
         Printer {
             file,
             s: file.schema(),
@@ -165,7 +183,17 @@ impl<'a, W: Write> Printer<'a, W> {
             format: file.format(),
             bounds: Vec::new(),
             buf: Vec::with_capacity(256),
+            diag: std::cell::RefCell::new(Vec::new()),
+            diag_out,
         }
+    }
+
+    /// Writes pending diagnostics (best effort: a failing stderr must not stop the dump).
+    pub(crate) fn flush_diag(&mut self) {
+        for m in self.diag.get_mut().drain(..) {
+            let _ = writeln!(self.diag_out, "CDMS error: {m}");
+        }
+        let _ = self.diag_out.flush();
     }
 
     pub(crate) fn name(&mut self, name: &str) -> Result<()> {

@@ -148,11 +148,13 @@ const ZB: Comp = Comp {
 };
 
 /// The parsed time units of a variable: unit, origin and calendar.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct TimeUnits {
     cal: Calendar,
     unit: Unit,
     origin: Comp,
+    /// CDMS messages from converting the base time, repeated for every value.
+    base_msgs: Vec<String>,
 }
 
 fn is_leap(year: i64, tt: u32) -> bool {
@@ -204,10 +206,11 @@ fn month_day(doy: i32, h: &mut HTime) {
     }
 }
 
-fn day_of_year(h: &HTime) -> i32 {
+fn day_of_year(h: &HTime, d: &mut Vec<String>) -> i32 {
     let month = if (1..=12).contains(&h.month) {
         h.month
     } else {
+        d.push(format!("Day-of-year error; month: {}\n", h.month));
         1
     };
     let leap_add = i32::from(is_leap(year_for(h), h.tt) && month > 2);
@@ -331,8 +334,8 @@ fn days_between(a: i64, b: i64, tt: u32) -> i64 {
 }
 
 /// `Cdh2e`: human time to hours since 1970 (or since the base year).
-fn h2e(h: &HTime) -> f64 {
-    let doy = day_of_year(h);
+fn h2e(h: &HTime, d: &mut Vec<String>) -> f64 {
+    let doy = day_of_year(h, d);
     let mut base = if h.tt & CD_BASE_1970 != 0 {
         1970
     } else {
@@ -357,8 +360,19 @@ fn h2e(h: &HTime) -> f64 {
     f64::from(day_cnt.wrapping_add(doy).wrapping_sub(1)) * 24.0 + h.hour
 }
 
-fn validate(c: &Comp) -> bool {
-    (1..=12).contains(&c.month) && (1..=31).contains(&c.day) && (0.0..=24.0).contains(&c.hour)
+/// `cdValidateTime`: false (with the CDMS message) for an impossible component time.
+fn validate(c: &Comp, d: &mut Vec<String>) -> bool {
+    let msg = if !(1..=12).contains(&c.month) {
+        format!("Error on time conversion: invalid month = {}\n", c.month)
+    } else if !(1..=31).contains(&c.day) {
+        format!("Error on time conversion: invalid day = {}\n", c.day)
+    } else if !(0.0..=24.0).contains(&c.hour) {
+        format!("Error on time conversion: invalid hour = {:.6}\n", c.hour)
+    } else {
+        return true;
+    };
+    d.push(msg);
+    false
 }
 
 impl TimeUnits {
@@ -382,18 +396,24 @@ impl TimeUnits {
             (_, Some(b1), Some(b2)) => [trim_ws(b1), b" ", trim_ws(b2)].concat(),
             _ => return None,
         };
+        let (origin, base_msgs) = char2comp(cal, &base);
         Some(TimeUnits {
             cal,
             unit,
-            origin: char2comp(cal, &base),
+            origin,
+            base_msgs,
         })
     }
 
     /// `cdRel2Iso`: the ISO string of `value` in these units, `sep` between date and time.
     /// Returns `None` when the result is not a valid time (netcdf-c prints garbage then).
-    pub fn to_iso(&self, value: f64, sep: u8) -> Option<String> {
-        let c = rel2comp(self.cal, self.unit, self.origin, value);
-        comp2iso(self.cal, sep, &c)
+    ///
+    /// netcdf-c re-parses the units and reports CDMS errors for every value it converts; those
+    /// messages (without the `CDMS error: ` prefix) are appended to `diag`.
+    pub fn to_iso(&self, value: f64, sep: u8, diag: &mut Vec<String>) -> Option<String> {
+        diag.extend(self.base_msgs.iter().cloned());
+        let c = rel2comp(self.cal, self.unit, self.origin, value, diag);
+        comp2iso(self.cal, sep, &c, diag)
     }
 }
 
@@ -406,7 +426,7 @@ fn trim_ws(s: &[u8]) -> &[u8] {
 }
 
 /// `cdComp2Rel` with units "hours" (base 1979-01-01) for a non-mixed calendar.
-fn comp2hours(cal: Calendar, c: Comp) -> f64 {
+fn comp2hours(cal: Calendar, c: Comp, d: &mut Vec<String>) -> f64 {
     let tt = cal.old_type().unwrap_or(CD_CHRON);
     let base = HTime {
         year: 1979,
@@ -424,11 +444,12 @@ fn comp2hours(cal: Calendar, c: Comp) -> f64 {
         base_year: 1970,
         tt,
     };
-    h2e(&h) - h2e(&base)
+    let x = h2e(&h, d);
+    x - h2e(&base, d)
 }
 
 /// `cdRel2Comp` with units "hours" (base 1979-01-01) for a non-mixed calendar.
-fn hours2comp(cal: Calendar, hours: f64) -> Comp {
+fn hours2comp(cal: Calendar, hours: f64, d: &mut Vec<String>) -> Comp {
     rel2comp(
         cal,
         Unit::Hour,
@@ -439,11 +460,13 @@ fn hours2comp(cal: Calendar, hours: f64) -> Comp {
             hour: 0.0,
         },
         hours,
+        d,
     )
 }
 
-fn comp_add(c: Comp, hours: f64, cal: Calendar) -> Comp {
-    hours2comp(cal, comp2hours(cal, c) + hours)
+fn comp_add(c: Comp, hours: f64, cal: Calendar, d: &mut Vec<String>) -> Comp {
+    let h = comp2hours(cal, c, d) + hours;
+    hours2comp(cal, h, d)
 }
 
 fn cmp_comp(a: &Comp, b: &Comp) -> std::cmp::Ordering {
@@ -458,28 +481,29 @@ fn cmp_comp(a: &Comp, b: &Comp) -> std::cmp::Ordering {
         )
 }
 
-fn comp_add_mixed(ct: Comp, value: f64) -> Comp {
-    let jul = |a: Comp, b: Comp| comp2hours(Calendar::JULIAN, a) - comp2hours(Calendar::JULIAN, b);
-    let greg =
-        |a: Comp, b: Comp| comp2hours(Calendar::STANDARD, a) - comp2hours(Calendar::STANDARD, b);
+fn comp_add_mixed(ct: Comp, value: f64, d: &mut Vec<String>) -> Comp {
+    let diff = |cal: Calendar, a: Comp, b: Comp, d: &mut Vec<String>| {
+        let x = comp2hours(cal, a, d);
+        x - comp2hours(cal, b, d)
+    };
     if cmp_comp(&ct, &ZB).is_lt() {
-        let xj = jul(ZA, ct);
+        let xj = diff(Calendar::JULIAN, ZA, ct, d);
         if value <= xj {
-            comp_add(ct, value, Calendar::JULIAN)
+            comp_add(ct, value, Calendar::JULIAN, d)
         } else {
-            comp_add(ZB, value - xj, Calendar::STANDARD)
+            comp_add(ZB, value - xj, Calendar::STANDARD, d)
         }
     } else {
-        let xg = greg(ZB, ct);
+        let xg = diff(Calendar::STANDARD, ZB, ct, d);
         if value > xg {
-            comp_add(ct, value, Calendar::STANDARD)
+            comp_add(ct, value, Calendar::STANDARD, d)
         } else {
-            comp_add(ZA, value - xg, Calendar::JULIAN)
+            comp_add(ZA, value - xg, Calendar::JULIAN, d)
         }
     }
 }
 
-fn rel2comp(mut cal: Calendar, unit: Unit, base: Comp, reltime: f64) -> Comp {
+fn rel2comp(mut cal: Calendar, unit: Unit, base: Comp, reltime: f64, d: &mut Vec<String>) -> Comp {
     let to_hours = |v: f64| match unit {
         Unit::Second => Some(v / 3600.0),
         Unit::Minute => Some(v / 60.0),
@@ -490,7 +514,7 @@ fn rel2comp(mut cal: Calendar, unit: Unit, base: Comp, reltime: f64) -> Comp {
     };
     if cal == Calendar::MIXED {
         if let Some(h) = to_hours(reltime) {
-            return comp_add_mixed(base, h);
+            return comp_add_mixed(base, h, d);
         }
         cal = Calendar::STANDARD;
     }
@@ -512,7 +536,7 @@ fn rel2comp(mut cal: Calendar, unit: Unit, base: Comp, reltime: f64) -> Comp {
         base_year: 1970,
         tt,
     };
-    let base_etm = h2e(&h);
+    let base_etm = h2e(&h, d);
     match idelta {
         Some(nd) => {
             if reltime != 0.0 {
@@ -532,7 +556,7 @@ fn rel2comp(mut cal: Calendar, unit: Unit, base: Comp, reltime: f64) -> Comp {
                     base_year: if tt & CD_CHRON_CAL == 0 { 0 } else { 1970 },
                     tt,
                 };
-                h = e2h(h2e(&e), tt, 1970);
+                h = e2h(h2e(&e, d), tt, 1970);
             }
         }
         None => {
@@ -549,8 +573,8 @@ fn rel2comp(mut cal: Calendar, unit: Unit, base: Comp, reltime: f64) -> Comp {
 }
 
 /// `cdComp2Iso`: trailing zero time fields are dropped.
-fn comp2iso(cal: Calendar, sep: u8, c: &Comp) -> Option<String> {
-    if !validate(c) {
+fn comp2iso(cal: Calendar, sep: u8, c: &Comp, d: &mut Vec<String>) -> Option<String> {
+    if !validate(c, d) {
         return None;
     }
     let epssec = 0.5e-6;
@@ -605,7 +629,7 @@ mod tests {
     fn iso(cal: Calendar, units: &str, v: f64) -> String {
         TimeUnits::parse(cal, units.as_bytes())
             .unwrap()
-            .to_iso(v, b' ')
+            .to_iso(v, b' ', &mut Vec::new())
             .unwrap()
     }
 
@@ -655,6 +679,6 @@ mod tests {
         // Huge values end quickly instead of looping for ages.
         let _ = TimeUnits::parse(m, b"days since 2000-01-01")
             .unwrap()
-            .to_iso(1e300, b' ');
+            .to_iso(1e300, b' ', &mut Vec::new());
     }
 }

@@ -152,59 +152,96 @@ pub fn is_valid_time_unit(units: &[u8]) -> bool {
     u1.and_then(parse_unit).is_some()
 }
 
-/// `cdChar2Comp`.
-pub(super) fn char2comp(cal: Calendar, text: &[u8]) -> Comp {
+/// `cdChar2Comp`: the component time of a base-time string, and the CDMS error messages
+/// netcdf-c reports while converting it (range errors stop the conversion; otherwise the result
+/// is validated).
+pub(super) fn char2comp(cal: Calendar, text: &[u8]) -> (Comp, Vec<String>) {
     let mut c = Comp {
         year: 0,
         month: 1,
         day: 1,
         hour: 0.0,
     };
+    let mut msgs = Vec::new();
     let mut sc = Scan { s: text, i: 0 };
+    // sscanf("%ld-%hd-%hd %d:%d:%lf") (or "%hd-%hd %d:%d:%lf"): conversions up to the first miss.
+    let mut ints: Vec<i64> = Vec::new();
+    let mut sec = None;
+    let date_fields = if cal.is_standard() { 3 } else { 2 };
+    'scan: {
+        for k in 0..date_fields {
+            if k > 0 && !sc.lit(b"-") {
+                break 'scan;
+            }
+            match sc.int() {
+                Some(v) => ints.push(v),
+                None => break 'scan,
+            }
+        }
+        match sc.int() {
+            Some(v) => ints.push(v),
+            None => break 'scan,
+        }
+        if !sc.lit(b":") {
+            break 'scan;
+        }
+        match sc.int() {
+            Some(v) => ints.push(v),
+            None => break 'scan,
+        }
+        if !sc.lit(b":") {
+            break 'scan;
+        }
+        sec = sc.float();
+    }
+    if ints.is_empty() {
+        let text = String::from_utf8_lossy(text);
+        msgs.push(if cal.is_standard() {
+            format!("Error on character time conversion, string = {text}\n")
+        } else {
+            format!("Error on character time conversion, string = {text}")
+        });
+        return (c, msgs);
+    }
+    let mut it = ints.iter().copied();
     if cal.is_standard() {
-        let Some(y) = sc.int() else { return c };
-        c.year = y;
-        if !sc.lit(b"-") {
-            return c;
-        }
-        let Some(m) = sc.int() else { return c };
+        c.year = it.next().unwrap_or(0);
+    }
+    if let Some(m) = it.next() {
         c.month = m as i16;
-        if !sc.lit(b"-") {
-            return c;
-        }
-        let Some(d) = sc.int() else { return c };
-        c.day = d as i16;
-    } else {
-        let Some(m) = sc.int() else { return c };
-        c.month = m as i16;
-        if !sc.lit(b"-") {
-            return c;
-        }
-        let Some(d) = sc.int() else { return c };
+    }
+    if let Some(d) = it.next() {
         c.day = d as i16;
     }
-    let Some(h) = sc.int() else { return c };
-    let h = h as i32;
-    if !(0..=23).contains(&h) {
-        return c;
+    if let Some(h) = it.next() {
+        let h = h as i32;
+        if !(0..=23).contains(&h) {
+            msgs.push(format!(
+                "Error on character time conversion: invalid hour = {h}\n"
+            ));
+            return (c, msgs);
+        }
+        c.hour = f64::from(h);
     }
-    c.hour = f64::from(h);
-    if !sc.lit(b":") {
-        return c;
+    if let Some(m) = it.next() {
+        let m = m as i32;
+        if !(0..=59).contains(&m) {
+            msgs.push(format!(
+                "Error on character time conversion: invalid minute = {m}\n"
+            ));
+            return (c, msgs);
+        }
+        c.hour += f64::from(m) / 60.0;
     }
-    let Some(m) = sc.int() else { return c };
-    let m = m as i32;
-    if !(0..=59).contains(&m) {
-        return c;
+    if let Some(s) = sec {
+        if !(0.0..=60.0).contains(&s) {
+            msgs.push(format!(
+                "Error on character time conversion: invalid second = {s:.6}\n"
+            ));
+            return (c, msgs);
+        }
+        c.hour += s / 3600.0;
     }
-    c.hour += f64::from(m) / 60.0;
-    if !sc.lit(b":") {
-        return c;
-    }
-    let Some(s) = sc.float() else { return c };
-    if !(0.0..=60.0).contains(&s) {
-        return c;
-    }
-    c.hour += s / 3600.0;
-    c
+    super::validate(&c, &mut msgs);
+    (c, msgs)
 }
