@@ -285,6 +285,30 @@ fn netcdf_c_cdl_suite_as_classic_matches_reference() {
     assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
 }
 
+/// `-t`/`-i` over odd time units and calendars (`time_units.cdl`, made into a classic file by the
+/// reference ncgen): the dates and the `CDMS error:` lines on standard error must match.
+#[test]
+fn odd_time_units_match_reference() {
+    if !reference() || !Path::new("/usr/bin/ncgen").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ok = Command::new("/usr/bin/ncgen")
+        .current_dir(dir.path())
+        .args(["-o", "time_units.nc"])
+        .arg(fixture_dir().join("time_units.cdl"))
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "ncgen time_units.cdl");
+    let mut diffs = Vec::new();
+    for m in [&["-t"][..], &["-i"], &["-t", "-l", "40", "-v", "v3,v40"]] {
+        let mut args = strings(m);
+        args.push("time_units.nc".into());
+        diffs.extend(compare(dir.path(), &args));
+    }
+    assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
+}
+
 /// Every file under `root` whose first four bytes are a classic magic number.
 fn classic_files(root: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(root) else {
