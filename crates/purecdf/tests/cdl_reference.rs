@@ -107,9 +107,12 @@ static void walk(int g, const char* path) {
         }
         nc_free_string(total, sv);
       }
-    } else if (t <= NC_UINT64) {
+    } else {
+      int cls = NC_INT;
+      if (t > NC_STRING) nc_inq_user_type(g, t, NULL, NULL, NULL, NULL, &cls);
       static unsigned char buf[1 << 20]; size_t sz; nc_inq_type(g, t, NULL, &sz);
-      if (total * sz <= sizeof buf && nc_get_var(g, ids[i], buf) == 0) {
+      if ((t <= NC_UINT64 || cls == NC_ENUM || cls == NC_OPAQUE)
+          && total * sz <= sizeof buf && nc_get_var(g, ids[i], buf) == 0) {
         printf(" =");
         for (size_t k = 0; k < total * sz; k++) printf("%02x", buf[k]);
       }
@@ -203,8 +206,35 @@ fn listing(ds: &CdlDataset) -> String {
 /// ` =hex` of a variable's values (atomic types only; fill values where the CDL gives none).
 fn var_hex(ds: &CdlDataset, v: VarId) -> String {
     let var = ds.schema.var(v);
-    if matches!(var.typ, NcType::User(_)) {
-        return String::new();
+    if let NcType::User(t) = var.typ {
+        // Enum and opaque data as raw bytes; other user types are not listed.
+        let total: u64 = ds.shape(v).iter().product();
+        let (base_size, is_enum) = match &ds.schema.user_type(t).kind {
+            UserTypeKind::Enum { base, .. } => (base.atomic_size().unwrap_or(1), true),
+            UserTypeKind::Opaque { size } => (*size, false),
+            _ => return String::new(),
+        };
+        if total * base_size as u64 > 1 << 20 {
+            return String::new();
+        }
+        let fill = ds.fill_value(v);
+        let vals = match ds.var_values(v) {
+            Ok(Some(Values::User(_, vals))) => vals,
+            Ok(_) => vec![fill; total as usize],
+            Err(e) => return format!(" error {e}"),
+        };
+        let mut out = String::from(" =");
+        for x in vals {
+            let bytes = match x {
+                Value::Enum(e) if is_enum => e.to_le_bytes()[..base_size].to_vec(),
+                Value::Opaque(b) => b,
+                _ => return String::new(),
+            };
+            for b in bytes {
+                let _ = write!(out, "{b:02x}");
+            }
+        }
+        return out;
     }
     let total: u64 = ds.shape(v).iter().product();
     let size = var.typ.atomic_size().unwrap_or(1) as u64;
