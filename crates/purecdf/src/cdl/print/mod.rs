@@ -6,6 +6,12 @@
 //! [`number`] (C `printf` formatting), [`names`] (escaping), `attrs` (attribute lines),
 //! `data` (the data section), [`time`] (`-t` calendars) and `ncml` (`-x`).
 //!
+//! netcdf-c's quirks are reproduced where they are deterministic (stale `lput` line positions,
+//! the Fortran annotation of scalars reading glibc's malloc header, x86-64 conversions of
+//! out-of-range doubles in NcML, the single-entry `-t` bounds list, `-s` failing on CDF-5).
+//! Where netcdf-c prints uninitialised memory (a time it cannot convert) or crashes (`-v ""`),
+//! the output differs: an empty string, or a normal dump.
+//!
 //! ```no_run
 //! let file = purecdf::open("x.nc")?;
 //! let opts = purecdf::cdl::print::DumpOptions::new("x");
