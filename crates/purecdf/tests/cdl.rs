@@ -316,6 +316,7 @@ fn hostile_input() {
         "netcdf x { variables: char c(1000000000000) ; data: c = \"a\" ; }",
         "netcdf x { dimensions: u = unlimited ; n = 0 ; variables: int v(u, n) ; data: v = 1, 2 ; }",
         "netcdf x { types: opaque(2000000000) o ; variables: o v ; data: v = 0x1 ; }",
+        "netcdf x { types: compound c { char s(4000000000) ; } ; variables: c v ; data: v = {{\"a\"}} ; }",
         "netcdf x { data: v = time(\"99999999-01-01\") ; }",
         "netcdf",
         "netcdf x",

@@ -267,7 +267,7 @@ pub(crate) fn convert_any(
                 };
                 let arr = if f.typ == NcType::Char {
                     let dims: Vec<u64> = f.dims.iter().map(|d| *d as u64).collect();
-                    let mut buf = super::data::char_buffer(elems, &dims, 0, false);
+                    let mut buf = super::data::char_buffer(elems, &dims, 0, false, n);
                     buf.resize(n, 0);
                     buf.into_iter().map(Value::Char).collect()
                 } else {

@@ -66,11 +66,15 @@ fn rebuild_singletons(data: &[Const]) -> Vec<Const> {
 /// The character buffer ncgen builds for char data over `dims` (`gen_leafchararray`, the
 /// netCDF-3 case). The result may be longer than the variable (ncgen warns) or shorter (only
 /// when empty).
+///
+/// At most `limit` bytes are produced (callers use only the variable's size), so a huge
+/// dimension cannot make a huge padding.
 pub(crate) fn char_buffer(
     data: &[Const],
     dims: &[u64],
     fillchar: u8,
     last_unlimited: bool,
+    limit: usize,
 ) -> Vec<u8> {
     let rank = dims.len();
     let rebuilt = rebuild_singletons(data);
@@ -86,7 +90,14 @@ pub(crate) fn char_buffer(
     let mut flat = Vec::new();
     flatten(&rebuilt, &mut flat, 0);
     let mut buf: Vec<u8> = Vec::new();
-    let cap = expected.saturating_add(unit) as usize;
+    let cap = usize::try_from(expected.saturating_add(unit))
+        .unwrap_or(usize::MAX)
+        .min(limit);
+    let pad_to = |buf: &mut Vec<u8>, pad: u64| {
+        let room = cap.saturating_sub(buf.len());
+        let n = usize::try_from(pad).unwrap_or(usize::MAX).min(room);
+        buf.extend(std::iter::repeat_n(fillchar, n));
+    };
     for c in flat {
         let size = match &c.kind {
             ConstKind::Str(s) => {
@@ -107,10 +118,9 @@ pub(crate) fn char_buffer(
             _ => continue, // ncgen warns and ignores it
         };
         if size == 0 || size % unit > 0 {
-            let pad = unit - size % unit;
-            buf.extend(std::iter::repeat_n(fillchar, pad as usize));
+            pad_to(&mut buf, unit - size % unit);
         }
-        if buf.len() > cap {
+        if buf.len() >= cap {
             buf.truncate(cap);
             return buf;
         }
@@ -121,8 +131,7 @@ pub(crate) fn char_buffer(
         && expected > 0
         && !len.is_multiple_of(expected)
     {
-        let pad = expected - len % expected;
-        buf.extend(std::iter::repeat_n(fillchar, pad as usize));
+        pad_to(&mut buf, expected - len % expected);
     }
     buf
 }
@@ -217,7 +226,7 @@ impl CdlDataset {
                 .last()
                 .is_some_and(|d| self.schema.dim(*d).unlimited)
                 && var.dims.len() > 1;
-            let mut buf = char_buffer(data, &shape, fc, last_unlim);
+            let mut buf = char_buffer(data, &shape, fc, last_unlim, total);
             buf.resize(total, fc);
             return Ok(Some(Values::Char(buf)));
         }
@@ -341,20 +350,20 @@ mod tests {
     #[test]
     fn char_padding() {
         // char var(4,5) = "1","two","three" -> rows "1","two","three",""
-        let b = char_buffer(&[s("1"), s("two"), s("three")], &[4, 5], 0, false);
+        let b = char_buffer(&[s("1"), s("two"), s("three")], &[4, 5], 0, false, 20);
         assert_eq!(b, b"1\0\0\0\0two\0\0three\0\0\0\0\0".to_vec());
         // 1-D: concatenation, then padded to the length.
-        let b = char_buffer(&[s("ab"), s("cd")], &[6], 0, false);
+        let b = char_buffer(&[s("ab"), s("cd")], &[6], 0, false, 6);
         assert_eq!(b, b"abcd\0\0".to_vec());
         // An empty string still takes one unit.
-        let b = char_buffer(&[s("")], &[3], 0, false);
+        let b = char_buffer(&[s("")], &[3], 0, false, 3);
         assert_eq!(b, b"\0\0\0".to_vec());
         // Single characters are merged into one string before padding.
         let ch = |c: u8| Const {
             kind: ConstKind::Byte(c as i8),
             line: 1,
         };
-        let b = char_buffer(&[ch(b'a'), ch(b'b')], &[2, 3], 0, false);
+        let b = char_buffer(&[ch(b'a'), ch(b'b')], &[2, 3], 0, false, 6);
         assert_eq!(b, b"ab\0\0\0\0".to_vec());
     }
 }
