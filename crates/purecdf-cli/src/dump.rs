@@ -422,3 +422,66 @@ fn report(progname: &str, e: &purecdf::Error) -> i32 {
     eprintln!("Location: {e}");
     1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn getopt_like_glibc() {
+        let (o, rest) = getopt(&args(&["x.nc", "-hl80", "-v", "a,b", "-Lq", "--", "-k"]));
+        assert_eq!(
+            o,
+            vec![
+                Opt::Flag(b'h', None),
+                Opt::Flag(b'l', Some("80".into())),
+                Opt::Flag(b'v', Some("a,b".into())),
+                Opt::Flag(b'L', Some("q".into())),
+            ]
+        );
+        assert_eq!(rest, args(&["x.nc", "-k"]));
+        let (o, rest) = getopt(&args(&["-Q", "-", "-p"]));
+        assert_eq!(o, vec![Opt::Invalid(b'Q'), Opt::Missing(b'p')]);
+        assert_eq!(rest, args(&["-"]));
+        let (o, _) = getopt(&args(&["-:"]));
+        assert_eq!(o, vec![Opt::Invalid(b':')]);
+    }
+
+    #[test]
+    fn strtol_like_c() {
+        assert_eq!(strtol("80", 0), (80, 2));
+        assert_eq!(strtol("0x50", 0), (80, 4));
+        assert_eq!(strtol("010", 0), (8, 3));
+        assert_eq!(strtol("  -7x", 10), (-7, 4));
+        assert_eq!(strtol("x", 10), (0, 0));
+        assert_eq!(strtol("99999999999999999999", 10).0, i64::MAX);
+    }
+
+    #[test]
+    fn precision_arguments() {
+        let mut o = DumpOptions::new("x");
+        parse_precision("3,9", &mut o, true).unwrap();
+        assert_eq!((o.float_digits, o.double_digits), (3, 9));
+        assert!(o.float_override && o.double_override);
+        let mut o = DumpOptions::new("x");
+        parse_precision(",9", &mut o, true).unwrap();
+        assert_eq!((o.float_digits, o.double_digits), (7, 15));
+        assert!(!o.float_override && !o.double_override);
+        let mut o = DumpOptions::new("x");
+        parse_precision("4", &mut o, false).unwrap();
+        assert!(!o.float_override);
+        assert_eq!(
+            parse_precision("21", &mut o, true).unwrap_err(),
+            "unreasonable value for float significant digits: 21"
+        );
+        assert_eq!(
+            parse_precision("5,", &mut o, true).unwrap_err(),
+            "unreasonable value for double significant digits: 0"
+        );
+        assert_eq!(shell_unescape("a\\#b\\c"), "a#b\\c");
+    }
+}
