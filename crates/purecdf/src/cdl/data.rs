@@ -205,7 +205,12 @@ impl CdlDataset {
         };
         let var = self.schema.var(v);
         let shape = self.shape(v);
-        let total = shape.iter().try_fold(1u64, |a, d| a.checked_mul(*d));
+        // Each element of a compound type holds many values: bound the whole tree.
+        let weight = value_weight(&self.schema, var.typ);
+        let total = shape
+            .iter()
+            .try_fold(1u64, |a, d| a.checked_mul(*d))
+            .filter(|t| t.saturating_mul(weight) <= MAX_EXPAND);
         let total = match total {
             Some(t) if t <= MAX_EXPAND => t as usize,
             _ => {
@@ -296,6 +301,32 @@ impl CdlDataset {
         }
         Ok(())
     }
+}
+
+/// How many scalar values one element of `t` holds (compound arrays multiplied out), saturating.
+/// Types only refer to types defined before them, so one pass in arena order suffices.
+fn value_weight(s: &crate::model::Schema, t: NcType) -> u64 {
+    let NcType::User(id) = t else {
+        return 1;
+    };
+    let mut w: Vec<u64> = Vec::with_capacity(id.0 + 1);
+    for (_, ut) in s.types.iter().take(id.0 + 1) {
+        let x = match &ut.kind {
+            crate::model::UserTypeKind::Compound { fields, .. } => {
+                fields.iter().fold(0u64, |acc, f| {
+                    let one = match f.typ {
+                        NcType::User(fid) => w.get(fid.0).copied().unwrap_or(1),
+                        _ => 1,
+                    };
+                    let n = f.dims.iter().fold(1u64, |a, d| a.saturating_mul(*d as u64));
+                    acc.saturating_add(one.saturating_mul(n))
+                })
+            }
+            _ => 1,
+        };
+        w.push(x.max(1));
+    }
+    w.get(id.0).copied().unwrap_or(1)
 }
 
 /// Appends one value (of the vector's own type) to a typed vector.
