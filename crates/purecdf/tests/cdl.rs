@@ -307,6 +307,11 @@ fn hostile_input() {
     // Nested arrays multiply: refused rather than expanded.
     let d = ok("netcdf x { types: compound a { int x(100000) ; } ; compound b { a y(100000) ; } ; variables: b v ; data: v = _ ; }");
     assert!(d.var_values(var(&d, "v")).is_err());
+    // Attribute values of big compound types are bounded the same way.
+    let many = "{}, ".repeat(200);
+    let src =
+        format!("netcdf x {{ types: compound a {{ int x(1000000) ; }} ; a :g = {many}{{}} ; }}");
+    assert!(parse(src.as_bytes()).is_err());
     // A long chain of nested compound types: layout and fills without deep recursion.
     let mut chain = String::from("netcdf x { types: compound c0 { int a ; } ;");
     for i in 1..5000 {

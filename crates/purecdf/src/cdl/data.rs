@@ -305,7 +305,7 @@ impl CdlDataset {
 
 /// How many scalar values one element of `t` holds (compound arrays multiplied out), saturating.
 /// Types only refer to types defined before them, so one pass in arena order suffices.
-fn value_weight(s: &crate::model::Schema, t: NcType) -> u64 {
+pub(crate) fn value_weight(s: &crate::model::Schema, t: NcType) -> u64 {
     let NcType::User(id) = t else {
         return 1;
     };

@@ -95,6 +95,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
     let atts = std::mem::take(&mut p.atts);
     let mut order = Vec::with_capacity(atts.len());
     let mut deferred = Vec::new();
+    let mut budget = ATT_BUDGET;
     for pass in [true, false] {
         for a in atts.iter().filter(|a| a.var.is_none() == pass) {
             let mut data = a.data.clone();
@@ -146,7 +147,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
             })?;
             let index = order.len();
             order.push((a.group, a.var, name.clone(), a.line));
-            match att_values(&p.schema, typ, &data, file) {
+            match att_values(&p.schema, typ, &data, file, &mut budget) {
                 Ok(values) => {
                     let _ = p.schema.put_att(a.group, a.var, &name, values);
                 }
@@ -349,7 +350,17 @@ fn infer_type(data: &[Const]) -> Option<NcType> {
 }
 
 /// Converts an attribute's data list to values of type `typ` (`generate_attrdata`).
-fn att_values(s: &Schema, typ: NcType, data: &[Const], file: &str) -> Result<Values, CdlError> {
+/// All attributes of a dataset together may hold at most this many values (compound fields
+/// counted individually), so hostile CDL cannot make parsing allocate without bound.
+const ATT_BUDGET: u64 = 1 << 22;
+
+fn att_values(
+    s: &Schema,
+    typ: NcType,
+    data: &[Const],
+    file: &str,
+    budget: &mut u64,
+) -> Result<Values, CdlError> {
     if typ == NcType::Char {
         let mut bytes = Vec::new();
         for c in data {
@@ -371,6 +382,18 @@ fn att_values(s: &Schema, typ: NcType, data: &[Const], file: &str) -> Result<Val
             bytes.push(0);
         }
         return Ok(Values::Char(bytes));
+    }
+    // Atomic values are bounded by the input's size; compound ones may hold large arrays.
+    if matches!(typ, NcType::User(_)) {
+        let weight = super::data::value_weight(s, typ);
+        *budget = budget.saturating_sub((data.len() as u64).saturating_mul(weight));
+    }
+    if *budget == 0 {
+        let line = data.first().map_or(0, |c| c.line);
+        return Err(CdlError {
+            kind: crate::ErrorKind::NoMem,
+            ..located(file, line, "attribute value too large")
+        });
     }
     let mut out: Vec<Value> = Vec::with_capacity(data.len());
     for c in data {
