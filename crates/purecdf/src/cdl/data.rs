@@ -151,6 +151,10 @@ impl CdlDataset {
     /// The fill value used for `_` in a variable's data: its `_FillValue` or the type default.
     pub fn fill_value(&self, v: VarId) -> Value {
         let var = self.schema.var(v);
+        if value_weight(&self.schema, var.typ) > MAX_EXPAND {
+            // Too big to build (nested arrays); callers refuse such variables anyway.
+            return Value::Compound(Vec::new());
+        }
         if let Some(a) = var.att("_FillValue") {
             if let Some(x) = first_value(&a.values) {
                 return x;
