@@ -328,6 +328,30 @@ impl Schema {
         Ok(id)
     }
 
+    /// Adds a variable whose name the caller knows to be free and normalised (e.g. read from a
+    /// file whose format already guarantees unique names): no duplicate search, so building a
+    /// group of n variables stays linear.
+    pub(crate) fn add_var_unchecked(
+        &mut self,
+        g: GroupId,
+        name: String,
+        typ: NcType,
+        dims: &[DimId],
+    ) -> VarId {
+        let id = VarId(self.vars.len());
+        self.vars.push(Variable {
+            name,
+            typ,
+            dims: dims.to_vec(),
+            atts: Vec::new(),
+            group: g,
+            no_fill: false,
+            storage: StorageInfo::default(),
+        });
+        self.groups[g.0].vars.push(id);
+        id
+    }
+
     /// Adds a user-defined type to group `g`.
     pub fn add_type(&mut self, g: GroupId, ut: UserType) -> Result<TypeId> {
         let name = normalize_name(&ut.name)?;

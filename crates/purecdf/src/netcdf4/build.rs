@@ -4,7 +4,11 @@
 //! Dimension references are resolved after every group is read, since a variable may use a
 //! dimension of an ancestor group.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
+
+use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
 
 use purecdf_hdf5::format::cursor::Cursor;
 use purecdf_hdf5::format::messages::attribute::{AttributeMessage, TypeRef};
@@ -64,6 +68,8 @@ struct PendingVar {
     atts: Vec<AttributeMessage>,
     /// The dimension this dataset is the scale of, for coordinate variables.
     own_dim: Option<DimId>,
+    /// True when the name lost a `_nc4_non_coord_` prefix.
+    renamed: bool,
 }
 
 struct Builder<'a> {
@@ -77,6 +83,7 @@ struct Builder<'a> {
     pending: Vec<PendingVar>,
     visited: Vec<u64>,
     markers: usize,
+    heaps: RefCell<HashMap<u64, Rc<GlobalHeapCollection>>>,
 }
 
 /// Reads the whole model of `h5`.
@@ -92,6 +99,7 @@ pub(crate) fn build(h5: &Hdf5File) -> Result<(Schema, Vec<Option<VarData>>, Form
         pending: Vec::new(),
         visited: Vec::new(),
         markers: 0,
+        heaps: RefCell::new(HashMap::new()),
     };
     let root = h5.superblock().root_object_header;
     b.group(root, ROOT, 0)?;
@@ -124,6 +132,18 @@ pub(crate) fn build(h5: &Hdf5File) -> Result<(Schema, Vec<Option<VarData>>, Form
         values: Values::Int(vec![i32::from(is_nc4)]),
     });
     Ok((b.schema, vars, format))
+}
+
+/// The parameters netcdf-c reports for a filter. For szip (id 4) HDF5 stores four values (options
+/// with the library's own bits added, pixels per block, bits per pixel, pixels per scanline);
+/// netcdf-c reports what the user set: the coding option (NN or EC bit) and pixels per block.
+fn netcdf_filter_params(id: u16, cd: &[u32]) -> Vec<u32> {
+    const SZ_EC_OPTION_MASK: u32 = 4;
+    const SZ_NN_OPTION_MASK: u32 = 32;
+    match (id, cd) {
+        (4, [options, ppb, ..]) => vec![options & (SZ_EC_OPTION_MASK | SZ_NN_OPTION_MASK), *ppb],
+        _ => cd.to_vec(),
+    }
 }
 
 fn text_of(a: &AttributeMessage) -> String {
@@ -239,13 +259,16 @@ impl Builder<'_> {
             }
             own_dim = Some(id);
         }
-        let name = name.strip_prefix(NON_COORD).unwrap_or(name).to_string();
+        let renamed = name.starts_with(NON_COORD);
+        let name = crate::model::normalize_name(name.strip_prefix(NON_COORD).unwrap_or(name))
+            .unwrap_or_else(|_| name.to_string());
         self.pending.push(PendingVar {
             group: gid,
             name,
             dataset: ds,
             atts,
             own_dim,
+            renamed,
         });
         Ok(())
     }
@@ -283,7 +306,17 @@ impl Builder<'_> {
                 self.phony_dims(p.group, &p.dataset)?
             };
             let typ = self.var_type(&p.dataset)?;
-            let id = self.schema.add_var(p.group, &p.name, typ, &dims)?;
+            // HDF5 link names are unique within a group; only a stripped `_nc4_non_coord_` prefix
+            // could collide, so check just that case.
+            if p.renamed && self.schema.find_var(p.group, &p.name).is_some() {
+                return Err(Error::with_detail(
+                    ErrorKind::NameInUse,
+                    format!("variable {}", p.name),
+                ));
+            }
+            let id = self
+                .schema
+                .add_var_unchecked(p.group, p.name.clone(), typ, &dims);
             for a in &p.atts {
                 if HIDDEN.contains(&a.name.as_str()) {
                     continue;
@@ -306,7 +339,7 @@ impl Builder<'_> {
                     .filters
                     .filters
                     .iter()
-                    .map(|f| (u32::from(f.id), f.client_data.clone()))
+                    .map(|f| (u32::from(f.id), netcdf_filter_params(f.id, &f.client_data)))
                     .collect(),
                 // netcdf-c records a byte order only for integer and floating-point types.
                 big_endian: matches!(
@@ -341,7 +374,10 @@ impl Builder<'_> {
     ) -> Result<Vec<DimId>> {
         let sizes = self.h5.sizes();
         let mut out = Vec::with_capacity(rank);
-        let reader = HeapOnly { h5: self.h5 };
+        let reader = HeapOnly {
+            h5: self.h5,
+            cache: &self.heaps,
+        };
         for i in 0..rank {
             let e = list.data.get(i * 16..(i + 1) * 16).ok_or_else(|| {
                 Error::with_detail(
@@ -475,7 +511,10 @@ impl Builder<'_> {
                 format!("attribute {} holds fewer bytes than its shape", a.name),
             ));
         }
-        let reader = HeapOnly { h5: self.h5 };
+        let reader = HeapOnly {
+            h5: self.h5,
+            cache: &self.heaps,
+        };
         Ok(Some(match (&dt, typ) {
             (Datatype::String { size, .. }, _) => {
                 // NC_CHAR attributes are fixed-length strings: all the characters, in order.
@@ -523,14 +562,15 @@ impl Builder<'_> {
     }
 }
 
-/// Global heap access during the build (before the backend exists).
+/// Global heap access during the build (before the backend exists), with the collections read
+/// so far cached: every variable's DIMENSION_LIST points into the same few collections.
 struct HeapOnly<'a> {
     h5: &'a Hdf5File,
+    cache: &'a RefCell<HashMap<u64, Rc<GlobalHeapCollection>>>,
 }
 
 impl HeapReader for HeapOnly<'_> {
     fn vlen_bytes(&self, element: &[u8]) -> Result<Option<(u32, Vec<u8>)>> {
-        use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
         let sizes = self.h5.sizes();
         let mut c = Cursor::new(element, 0, "vlen element");
         let n = c.u32().map_err(hdf)?;
@@ -538,8 +578,18 @@ impl HeapReader for HeapOnly<'_> {
         if id.collection == 0 {
             return Ok(None);
         }
-        let col =
-            GlobalHeapCollection::read(self.h5.source(), id.collection, sizes).map_err(hdf)?;
+        let cached = self.cache.borrow().get(&id.collection).cloned();
+        let col = match cached {
+            Some(col) => col,
+            None => {
+                let col = Rc::new(
+                    GlobalHeapCollection::read(self.h5.source(), id.collection, sizes)
+                        .map_err(hdf)?,
+                );
+                self.cache.borrow_mut().insert(id.collection, col.clone());
+                col
+            }
+        };
         let obj = col.object(id.index).ok_or_else(|| {
             Error::with_detail(ErrorKind::Hdf, "vlen data missing from the global heap")
         })?;
