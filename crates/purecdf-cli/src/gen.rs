@@ -338,20 +338,23 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
             .map_err(|e| lib_msg(&e))?;
         dim_ids.push(id);
     }
+    let mut var_ids = Vec::with_capacity(s.vars.len());
     for v in &s.vars {
         let dims: Vec<_> = v.dims.iter().map(|d| dim_ids[d.0]).collect();
-        f.add_variable_in(v.group, &v.name, v.typ, &dims)
+        let id = f
+            .add_variable_in(v.group, &v.name, v.typ, &dims)
             .map_err(|e| lib_msg(&e))?;
+        var_ids.push(id);
     }
     for (i, _) in s.vars.iter().enumerate() {
         if needs_netcdf4(ds, VarId(i)) {
             return Err(purecdf::ErrorKind::NotNc4.nc_message().to_string());
         }
-        if ds.specials[i].no_fill.is_some() {
-            return Err(format!(
-                "{}\n\t(_NoFill on netCDF-3 output is not supported by purecdf)",
-                purecdf::ErrorKind::NotBuilt.nc_message()
-            ));
+        // genbin's special per-variable properties: `_NoFill` is nc_def_var_fill, which
+        // netCDF-3 files support too.
+        if let Some(no_fill) = ds.specials[i].no_fill {
+            f.def_var_fill(var_ids[i], no_fill)
+                .map_err(|e| lib_msg(&e))?;
         }
     }
     // Attributes in ncgen's order; a value ncgen could not make is reported when reached.

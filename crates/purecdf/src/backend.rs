@@ -124,6 +124,9 @@ pub(crate) trait BackendMut: Backend {
         old: &str,
         new: &str,
     ) -> Result<()>;
+    /// `nc_def_var_fill` without a fill value: turns fill mode off (or on) for one variable; only
+    /// in define mode.
+    fn def_var_fill(&mut self, var: VarId, no_fill: bool) -> Result<()>;
     /// `nc_set_fill`: file-wide fill mode; returns the previous mode (true = fill).
     fn set_fill(&mut self, fill: bool) -> Result<bool>;
     /// Writes native-endian values of the variable's type into hyperslab `slab` (already checked

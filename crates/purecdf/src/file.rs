@@ -416,6 +416,13 @@ impl FileMut {
         self.backend_mut().set_fill(fill)
     }
 
+    /// `nc_def_var_fill` (without a fill value): fill mode off (`true`) or on for one variable,
+    /// in define mode.
+    pub fn def_var_fill(&mut self, var: VarId, no_fill: bool) -> Result<()> {
+        let r = self.backend_mut().def_var_fill(var, no_fill);
+        self.with_path(r)
+    }
+
     /// Adds a fixed-length dimension to the root group.
     pub fn add_dimension(&mut self, name: &str, len: u64) -> Result<DimId> {
         self.add_dimension_in(ROOT, name, len, false)

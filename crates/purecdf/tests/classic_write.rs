@@ -256,3 +256,33 @@ fn long_strided_writes_and_reads_round_trip() {
         .unwrap();
     assert_eq!(back, vals);
 }
+
+/// `nc_def_var_fill` on a classic file: the no-fill variable's space is left as written (zeros
+/// here), the others get their fill value; only allowed in define mode.
+#[test]
+fn per_variable_no_fill() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nofill.nc");
+    let mut f = purecdf::create(&path, purecdf::Format::Classic).unwrap();
+    f.add_dimension("x", 3).unwrap();
+    let a = f.add_variable::<i32>("a", &["x"]).unwrap();
+    let b = f.add_variable::<i32>("b", &["x"]).unwrap();
+    f.def_var_fill(a, true).unwrap();
+    f.enddef().unwrap();
+    assert_eq!(
+        f.def_var_fill(b, true).unwrap_err().kind(),
+        purecdf::ErrorKind::NotInDefine
+    );
+    f.put_values(b, &[1i32], (&[0u64][..], &[1u64][..]))
+        .unwrap();
+    f.close().unwrap();
+    let r = purecdf::open(&path).unwrap();
+    assert_eq!(
+        r.variable("a").unwrap().get_values::<i32>(..).unwrap(),
+        [0, 0, 0]
+    );
+    assert_eq!(
+        r.variable("b").unwrap().get_values::<i32>(..).unwrap(),
+        [1, -2147483647, -2147483647]
+    );
+}

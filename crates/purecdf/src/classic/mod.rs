@@ -309,6 +309,9 @@ impl BackendMut for ClassicFile {
     fn set_fill(&mut self, fill: bool) -> Result<bool> {
         write::set_fill(self, fill)
     }
+    fn def_var_fill(&mut self, var: VarId, no_fill: bool) -> Result<()> {
+        write::def_var_fill(self, var, no_fill)
+    }
     fn write_raw(&mut self, var: VarId, slab: &Hyperslab, data: &[u8]) -> Result<()> {
         write::write_raw(self, var, slab, data)
     }

@@ -352,6 +352,24 @@ pub(crate) fn set_fill(f: &mut ClassicFile, fill: bool) -> Result<bool> {
     Ok(old)
 }
 
+/// `nc_def_var_fill` for netCDF-3 (netcdf-c `NC3_def_var_fill`): a per-variable no-fill flag,
+/// settable only in define mode; not stored in the file, it decides what `enddef` and record
+/// growth write into the variable's space.
+pub(crate) fn def_var_fill(f: &mut ClassicFile, var: VarId, no_fill: bool) -> Result<()> {
+    need_writable(f)?;
+    if !f.define {
+        return fail(
+            ErrorKind::NotInDefine,
+            "nc_def_var_fill outside define mode",
+        );
+    }
+    let Some(v) = f.schema.vars.get_mut(var.0) else {
+        return fail(ErrorKind::NotVar, format!("variable id {}", var.0));
+    };
+    v.no_fill = no_fill;
+    Ok(())
+}
+
 /// Writes the header or just numrecs if either changed (netcdf-c's `NC_sync`).
 fn write_dirty(f: &mut ClassicFile) -> Result<()> {
     if f.hdirty {
