@@ -331,13 +331,16 @@ fn raw_size(typ: NcType, name: &str) -> Result<usize> {
 }
 
 /// A vector of `n` default values, or NC_ENOMEM (instead of an abort) when a size taken from a
-/// file's header cannot be allocated.
+/// file's header cannot be allocated. The probe reserves without touching memory; the vector
+/// itself comes from `vec!`, which gets zeroed pages lazily from the allocator for the numeric
+/// types rather than writing every element.
 fn zeroed<T: Clone + Default>(n: usize) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
+    let mut probe: Vec<T> = Vec::new();
+    probe
+        .try_reserve_exact(n)
         .map_err(|_| Error::with_detail(ErrorKind::NoMem, format!("{n} elements")))?;
-    v.resize(n, T::default());
-    Ok(v)
+    drop(probe);
+    Ok(vec![T::default(); n])
 }
 
 /// Options for creating a file.
