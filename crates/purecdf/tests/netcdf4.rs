@@ -118,3 +118,42 @@ fn corrupt_netcdf4_never_panics() {
         check(bad);
     }
 }
+
+/// A plain HDF5 file from h5py (no dimension scales): phony dimensions numbered children-first,
+/// datasets of types netCDF cannot represent left out (as netcdf-c does), fixed-length strings as
+/// NC_STRING. (netcdf-c 4.9.0 prints the second fixed-length string as NIL; we read what is stored.)
+#[test]
+fn plain_hdf5_from_h5py() {
+    let f = purecdf::open(path("plain_dtypes.h5")).unwrap();
+    assert_eq!(f.format(), Format::Netcdf4);
+    assert!(f.variable("boolean").is_none() && f.variable("comp").is_none());
+    let names: Vec<String> = f.dimensions().map(|d| d.name.clone()).collect();
+    assert_eq!(names, ["phony_dim_3", "phony_dim_4"]);
+    let be = f.variable("v_bei4").unwrap();
+    assert_eq!(be.vartype(), NcType::Int);
+    assert_eq!(be.get_values::<i32>(..).unwrap(), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(
+        f.variable("v_u8").unwrap().get_values::<u64>(..).unwrap(),
+        [0, 1, 2, 3, 4, 5]
+    );
+    let s = f.variable("fixstr").unwrap();
+    assert_eq!(s.vartype(), NcType::String);
+    assert_eq!(
+        s.get_raw_values(..).unwrap(),
+        Values::String(vec![Some("ab".into()), Some("cde".into())])
+    );
+    assert_eq!(
+        f.variable("scalar").unwrap().get_value::<f64>(&[]).unwrap(),
+        3.5
+    );
+    assert_eq!(
+        f.attribute("nums").unwrap().values,
+        Values::Short(vec![1, 2, 3])
+    );
+    let r = f.variable("/grp/resizable").unwrap();
+    assert!(r.dimensions()[0].unlimited);
+    assert_eq!(
+        r.get_values::<i64>([1..3usize, 0..2]).unwrap(),
+        [2, 3, 4, 5]
+    );
+}

@@ -281,6 +281,11 @@ impl Builder<'_> {
         pending.sort_by_key(|p| rank[p.group.0]);
         let mut vars: Vec<Option<VarData>> = Vec::new();
         for p in pending {
+            // netcdf-c leaves out datasets whose type has no netCDF equivalent (an inline
+            // compound or enum in a plain HDF5 file, a bitfield, a reference, ...).
+            let Ok(typ) = self.var_type(&p.dataset) else {
+                continue;
+            };
             let rank = p.dataset.space.dims().len();
             let coords = p
                 .atts
@@ -305,7 +310,6 @@ impl Builder<'_> {
             } else {
                 self.phony_dims(p.group, &p.dataset)?
             };
-            let typ = self.var_type(&p.dataset)?;
             // HDF5 link names are unique within a group; only a stripped `_nc4_non_coord_` prefix
             // could collide, so check just that case.
             if p.renamed && self.schema.find_var(p.group, &p.name).is_some() {
@@ -472,7 +476,12 @@ impl Builder<'_> {
                 }
             }
         }
-        self.types.nc_type(&ds.dtype)
+        match ds.dtype {
+            // A fixed-length string dataset longer than one character is NC_STRING to netcdf-c
+            // (NC_CHAR data is stored as 1-byte strings).
+            Datatype::String { size, .. } if size > 1 => Ok(NcType::String),
+            _ => self.types.nc_type(&ds.dtype),
+        }
     }
 
     fn att_type(&self, a: &AttributeMessage) -> Result<(Datatype, NcType)> {
@@ -502,7 +511,10 @@ impl Builder<'_> {
 
     /// An attribute's values; `None` for attributes netCDF does not show.
     fn att_values(&self, a: &AttributeMessage) -> Result<Option<Values>> {
-        let (dt, typ) = self.att_type(a)?;
+        // Attributes of types netCDF cannot represent are not shown, as netcdf-c skips them.
+        let Ok((dt, typ)) = self.att_type(a) else {
+            return Ok(None);
+        };
         let n = a.space.num_elements().unwrap_or(0) as usize;
         let es = dt.size() as usize;
         if a.data.len() < n.saturating_mul(es) {
