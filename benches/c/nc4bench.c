@@ -7,6 +7,7 @@
  *   open FILE          open, count variables, close
  */
 #include <netcdf.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,13 @@ static void def_chunked(int ncid, const char *name, int *dims, int *varid) {
 static void fill(int ncid, int varid, size_t nz) {
     float *slab = malloc(sizeof(float) * 512 * 512);
     for (size_t z = 0; z < nz; z++) {
-        for (size_t i = 0; i < 512 * 512; i++)
-            slab[i] = (float)((i % 512) * 0.01 + (i / 512) * 0.5 + z) + (float)((i * 2654435761u) % 97) * 1e-3f;
+        /* A smooth field plus pseudo-random low-order noise: compresses about as well as real
+         * gridded measurements (roughly 2:1 with shuffle + deflate 1), not 15:1. */
+        uint32_t h = (uint32_t)z * 2654435761u + 1;
+        for (size_t i = 0; i < 512 * 512; i++) {
+            h ^= h << 13; h ^= h >> 17; h ^= h << 5;
+            slab[i] = (float)((i % 512) * 0.01 + (i / 512) * 0.5 + z) + (float)(h % 100000) * 1e-5f;
+        }
         size_t start[3] = {z, 0, 0}, count[3] = {1, 512, 512};
         CHECK(nc_put_vara_float(ncid, varid, start, count, slab));
     }
