@@ -122,3 +122,30 @@ fn corrupt_structures_fail_cleanly() {
         }
     }
 }
+
+/// Found by the `hdf5_open` fuzz target: a datatype of size 0 made a whole-dataset read loop
+/// over the element count with nothing to copy (a hang). It is now refused when the dataset loads.
+#[test]
+fn zero_size_datatype_is_refused() {
+    use purecdf_hdf5::read::Dataset;
+    let mut bytes = std::fs::read(format!(
+        "{}/tests/data/h5py_v0.h5",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let sb = Superblock::read(&bytes).unwrap();
+    let root = ObjectHeader::read(&bytes, sb.root_object_header, sb.sizes).unwrap();
+    let m = root.message(MessageType::SYMBOL_TABLE).unwrap();
+    let st = SymbolTable::parse(Cursor::new(&m.data, m.offset, "st"), sb.sizes).unwrap();
+    let heap = LocalHeap::read(&bytes, st.heap, sb.sizes).unwrap();
+    let a = group_members(&bytes, st.btree, &heap, sb.sizes).unwrap()[0].address;
+    let dt = ObjectHeader::read(&bytes, a, sb.sizes)
+        .unwrap()
+        .message(MessageType::DATATYPE)
+        .unwrap()
+        .offset as usize;
+    // The 4-byte size field follows the class/version byte and three bytes of class bits.
+    bytes[dt + 4..dt + 8].copy_from_slice(&0u32.to_le_bytes());
+    let f = purecdf_hdf5::read::Hdf5File::open(std::sync::Arc::new(bytes)).unwrap();
+    assert!(Dataset::load(&f, a).is_err());
+}

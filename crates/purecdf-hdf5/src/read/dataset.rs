@@ -72,6 +72,14 @@ impl Dataset {
         } else {
             Datatype::parse(&mut Cursor::new(&m.data, m.offset, "datatype"))?
         };
+        if dtype.size() == 0 {
+            // No valid HDF5 type has size 0; a corrupt one would make element counts meaningless.
+            return Err(FormatError::new(
+                FormatErrorKind::InvalidValue(0),
+                address,
+                "dataset datatype size",
+            ));
+        }
         let m = header
             .message(MessageType::DATASPACE)
             .ok_or_else(|| missing(address, "dataset dataspace"))?;
@@ -233,10 +241,8 @@ impl Dataset {
             )
         })? as usize;
         let fill = self.fill_bytes();
-        let mut out: Vec<u8> = Vec::with_capacity(total);
-        for _ in 0..n {
-            out.extend_from_slice(&fill);
-        }
+        let mut out = vec![0u8; total];
+        crate::read::slab::fill_with(&mut out, &fill);
         match &self.layout {
             Layout::Compact { data } => {
                 let k = data.len().min(total);

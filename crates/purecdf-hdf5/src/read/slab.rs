@@ -57,44 +57,66 @@ impl Dataset {
     /// Reads a selection: elements in file byte order, row-major over the selection. The caller
     /// checks the selection against the shape; out-of-range parts read as fill.
     pub fn read_slab(&self, slab: &Slab) -> FormatResult<Vec<u8>> {
+        let total = self.slab_bytes(slab)?;
+        let mut out = vec![0u8; total];
+        self.read_slab_into(slab, &mut out)?;
+        Ok(out)
+    }
+
+    /// Bytes a selection occupies.
+    fn slab_bytes(&self, slab: &Slab) -> FormatResult<usize> {
         let esize = self.element_size() as usize;
         let n = slab
             .elements()
             .ok_or_else(|| self.err(FormatErrorKind::InvalidValue(u64::MAX)))?;
-        let total = usize::try_from(n)
+        usize::try_from(n)
             .ok()
             .and_then(|n| n.checked_mul(esize))
-            .ok_or_else(|| self.err(FormatErrorKind::InvalidValue(n)))?;
+            .ok_or_else(|| self.err(FormatErrorKind::InvalidValue(n)))
+    }
+
+    /// Reads a selection into `out`, which must hold exactly the selection's bytes (file byte
+    /// order, row-major). Every byte of `out` is written: stored data, or the fill value where
+    /// nothing is stored.
+    pub fn read_slab_into(&self, slab: &Slab, out: &mut [u8]) -> FormatResult<()> {
+        let total = self.slab_bytes(slab)?;
+        if out.len() != total {
+            return Err(self.err(FormatErrorKind::InvalidValue(out.len() as u64)));
+        }
+        let esize = self.element_size() as usize;
         let dims = self.space.dims().to_vec();
         if dims.is_empty() || dims.len() != slab.start.len() {
             // Scalar or null dataspace: the single element, if any.
-            return self.read_raw().map(|mut v| {
-                v.truncate(total);
-                v
-            });
+            let v = self.read_raw()?;
+            let k = v.len().min(total);
+            out[..k].copy_from_slice(&v[..k]);
+            return Ok(());
         }
-        let fill = self.fill_bytes();
-        let mut out = Vec::with_capacity(total);
-        for _ in 0..n {
-            out.extend_from_slice(&fill);
-        }
-        if n == 0 {
-            return Ok(out);
+        if total == 0 {
+            return Ok(());
         }
         match &self.layout {
             Layout::Compact { data } => {
-                copy_selection(data, &dims, &vec![0; dims.len()], slab, esize, &mut out)
+                fill_with(out, &self.fill_bytes());
+                copy_selection(
+                    data,
+                    &dims,
+                    &vec![0; dims.len()],
+                    slab,
+                    esize,
+                    &OutPtr::new(out),
+                );
             }
             Layout::Contiguous {
                 address: Some(a), ..
-            } => self.read_contiguous(*a, &dims, slab, esize, &mut out)?,
-            Layout::Contiguous { address: None, .. } => {}
+            } => self.read_contiguous(*a, &dims, slab, esize, out)?,
+            Layout::Contiguous { address: None, .. } => fill_with(out, &self.fill_bytes()),
             Layout::Chunked { chunk_dims, .. } => {
-                self.read_chunked(chunk_dims, &dims, slab, esize, &mut out)?
+                self.read_chunked(chunk_dims, &dims, slab, esize, out)?
             }
             Layout::Virtual => return Err(self.err(FormatErrorKind::InvalidValue(3))),
         }
-        Ok(out)
+        Ok(())
     }
 
     fn err(&self, kind: FormatErrorKind) -> FormatError {
@@ -194,18 +216,27 @@ impl Dataset {
         let chunk_bytes = chunk_dims
             .iter()
             .fold(esize as u64, |a, c| a.saturating_mul(*c)) as usize;
-        for batch in wanted.chunks(256) {
-            let decoded: Vec<FormatResult<Option<Arc<Vec<u8>>>>> = batch
-                .par_iter()
-                .map(|off| self.decoded_chunk(&index, off, chunk_bytes, esize))
-                .collect();
-            for (off, d) in batch.iter().zip(decoded) {
-                if let Some(data) = d? {
-                    copy_selection(&data, chunk_dims, off, slab, esize, out);
-                }
-            }
+        // Unwritten chunks read as the fill value; when every chunk is stored, every output
+        // byte comes from a chunk and no fill pass is needed.
+        if wanted.iter().any(|o| !index.contains_key(o)) {
+            fill_with(out, &self.fill_bytes());
         }
-        Ok(())
+        // Row-by-row readers touch a chunk or two per call: keep those decoded. A large
+        // selection decodes each chunk once and would only churn the cache.
+        let cache = wanted.len() <= 4;
+        let sink = OutPtr::new(out);
+        wanted.par_iter().try_for_each(|off| {
+            let data = if cache {
+                self.decoded_chunk(&index, off, chunk_bytes, esize)?
+            } else {
+                self.decode_uncached(&index, off, chunk_bytes, esize)?
+                    .map(Arc::new)
+            };
+            if let Some(data) = data {
+                copy_selection(&data, chunk_dims, off, slab, esize, &sink);
+            }
+            Ok(())
+        })
     }
 
     fn chunk_index(&self) -> FormatResult<Arc<HashMap<Vec<u64>, ChunkRecord>>> {
@@ -231,21 +262,14 @@ impl Dataset {
         Ok(map)
     }
 
-    fn decoded_chunk(
+    /// Reads and decodes one chunk, without the cache; `None` when the chunk is not stored.
+    fn decode_uncached(
         &self,
         index: &HashMap<Vec<u64>, ChunkRecord>,
         offsets: &[u64],
         chunk_bytes: usize,
         esize: usize,
-    ) -> FormatResult<Option<Arc<Vec<u8>>>> {
-        if let Some(d) = self
-            .cache()
-            .lock()
-            .ok()
-            .and_then(|c| c.decoded.get(offsets).cloned())
-        {
-            return Ok(Some(d));
-        }
+    ) -> FormatResult<Option<Vec<u8>>> {
         let Some(rec) = index.get(offsets) else {
             return Ok(None);
         };
@@ -270,6 +294,27 @@ impl Dataset {
                 )
             })?
         };
+        Ok(Some(data))
+    }
+
+    fn decoded_chunk(
+        &self,
+        index: &HashMap<Vec<u64>, ChunkRecord>,
+        offsets: &[u64],
+        chunk_bytes: usize,
+        esize: usize,
+    ) -> FormatResult<Option<Arc<Vec<u8>>>> {
+        if let Some(d) = self
+            .cache()
+            .lock()
+            .ok()
+            .and_then(|c| c.decoded.get(offsets).cloned())
+        {
+            return Ok(Some(d));
+        }
+        let Some(data) = self.decode_uncached(index, offsets, chunk_bytes, esize)? else {
+            return Ok(None);
+        };
         let data = Arc::new(data);
         if let Ok(mut c) = self.cache().lock() {
             if data.len() <= CACHE_BYTES {
@@ -289,6 +334,49 @@ impl Dataset {
 }
 
 pub(crate) type SharedCache = Arc<Mutex<ChunkCache>>;
+
+/// The output buffer of a selection, written from several threads at once. Each selected
+/// element has exactly one position in the output and each element of the dataset lies in
+/// exactly one chunk, so copies from different chunks never touch the same bytes; `write`
+/// bounds-checks every copy against the buffer.
+struct OutPtr {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the pointer comes from a `&mut [u8]` that outlives every use (the parallel copy ends
+// before `read_chunked` returns) and concurrent writes go to disjoint ranges (see above).
+unsafe impl Sync for OutPtr {}
+unsafe impl Send for OutPtr {}
+
+impl OutPtr {
+    fn new(out: &mut [u8]) -> OutPtr {
+        OutPtr {
+            ptr: out.as_mut_ptr(),
+            len: out.len(),
+        }
+    }
+
+    /// Copies `src` to `at`, ignoring a copy that would not fit (never the case for a selection
+    /// that was checked against the shape).
+    fn write(&self, at: usize, src: &[u8]) {
+        if at.checked_add(src.len()).is_some_and(|end| end <= self.len) {
+            // SAFETY: in bounds (checked above); disjoint from other threads' writes.
+            unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.ptr.add(at), src.len()) };
+        }
+    }
+}
+
+/// Fills `out` with repetitions of one element's fill bytes.
+pub(crate) fn fill_with(out: &mut [u8], fill: &[u8]) {
+    if fill.iter().all(|b| *b == 0) {
+        out.fill(0);
+    } else if !fill.is_empty() {
+        for e in out.chunks_exact_mut(fill.len()) {
+            e.copy_from_slice(fill);
+        }
+    }
+}
 
 /// True when a chunk at `offsets` contains at least one selected element.
 fn touches(offsets: &[u64], chunk_dims: &[u64], slab: &Slab) -> bool {
@@ -319,7 +407,7 @@ fn copy_selection(
     origin: &[u64],
     slab: &Slab,
     esize: usize,
-    out: &mut [u8],
+    out: &OutPtr,
 ) {
     let rank = block_dims.len();
     let mut ks = Vec::with_capacity(rank);
@@ -343,18 +431,14 @@ fn copy_selection(
         let n = (ks[last].1 - ks[last].0 + 1) as usize;
         let (s, t) = (src as usize * esize, dst as usize * esize);
         if slab.stride[last] == 1 {
-            if let (Some(a), Some(b)) = (block.get(s..s + n * esize), out.get_mut(t..t + n * esize))
-            {
-                b.copy_from_slice(a);
+            if let Some(a) = block.get(s..s + n * esize) {
+                out.write(t, a);
             }
         } else {
             let step = slab.stride[last] as usize * esize;
             for i in 0..n {
-                if let (Some(a), Some(b)) = (
-                    block.get(s + i * step..s + i * step + esize),
-                    out.get_mut(t + i * esize..t + (i + 1) * esize),
-                ) {
-                    b.copy_from_slice(a);
+                if let Some(a) = block.get(s + i * step..s + i * step + esize) {
+                    out.write(t + i * esize, a);
                 }
             }
         }

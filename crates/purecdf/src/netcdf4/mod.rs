@@ -138,21 +138,19 @@ impl Backend for Netcdf4File {
     }
 
     fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
-        let mut data = self.slab(var, slab)?;
-        let dt = &self.var_data(var)?.dataset.dtype;
-        let size = dt.size() as usize;
-        if types::is_big_endian(dt) == cfg!(target_endian = "little") && size > 1 {
-            for e in data.chunks_exact_mut(size) {
+        let vd = self.var_data(var)?;
+        let sel = Slab {
+            start: slab.start.clone(),
+            count: slab.count.clone(),
+            stride: slab.stride.clone(),
+        };
+        vd.dataset.read_slab_into(&sel, out).map_err(hdf)?;
+        let size = vd.dataset.dtype.size() as usize;
+        if size > 1 && types::is_big_endian(&vd.dataset.dtype) == cfg!(target_endian = "little") {
+            for e in out.chunks_exact_mut(size) {
                 e.reverse();
             }
         }
-        if data.len() != out.len() {
-            return Err(Error::with_detail(
-                ErrorKind::Hdf,
-                format!("read {} bytes, expected {}", data.len(), out.len()),
-            ));
-        }
-        out.copy_from_slice(&data);
         Ok(())
     }
 
