@@ -21,19 +21,36 @@ impl Filter for Shuffle {
         }
         let n = input.len() / s;
         // Written element by element (sequential stores), reading one byte from each plane.
-        let mut out = Vec::with_capacity(input.len());
+        let mut out = vec![0u8; input.len()];
+        let (body, tail) = out.split_at_mut(n * s);
+        let p = |b: usize| &input[b * n..(b + 1) * n];
         match s {
-            2 => unshuffle_fixed::<2>(&input, n, &mut out),
-            4 => unshuffle_fixed::<4>(&input, n, &mut out),
-            8 => unshuffle_fixed::<8>(&input, n, &mut out),
+            4 => {
+                let (p0, p1, p2, p3) = (p(0), p(1), p(2), p(3));
+                for ((((e, a), b), c), d) in
+                    body.chunks_exact_mut(4).zip(p0).zip(p1).zip(p2).zip(p3)
+                {
+                    e.copy_from_slice(&[*a, *b, *c, *d]);
+                }
+            }
+            8 => {
+                let planes: [&[u8]; 8] = std::array::from_fn(p);
+                for (i, e) in body.chunks_exact_mut(8).enumerate() {
+                    for (b, plane) in planes.iter().enumerate() {
+                        e[b] = plane[i];
+                    }
+                }
+            }
             _ => {
-                for i in 0..n {
-                    out.extend((0..s).map(|b| input[b * n + i]));
+                for (i, e) in body.chunks_exact_mut(s).enumerate() {
+                    for (b, v) in e.iter_mut().enumerate() {
+                        *v = input[b * n + i];
+                    }
                 }
             }
         }
         // Trailing bytes that do not make a whole element are stored as they are.
-        out.extend_from_slice(&input[n * s..]);
+        tail.copy_from_slice(&input[n * s..]);
         Ok(out)
     }
 
@@ -50,16 +67,5 @@ impl Filter for Shuffle {
             }
         }
         Ok(out)
-    }
-}
-
-/// Un-shuffles `n` elements of `S` bytes: element i is byte i of each of the S planes.
-// The index walks S planes in step; an iterator per plane would be no clearer.
-#[allow(clippy::needless_range_loop)]
-fn unshuffle_fixed<const S: usize>(input: &[u8], n: usize, out: &mut Vec<u8>) {
-    let planes: [&[u8]; S] = std::array::from_fn(|b| &input[b * n..(b + 1) * n]);
-    for i in 0..n {
-        let e: [u8; S] = std::array::from_fn(|b| planes[b][i]);
-        out.extend_from_slice(&e);
     }
 }

@@ -225,7 +225,7 @@ impl Dataset {
         // selection decodes each chunk once and would only churn the cache.
         let cache = wanted.len() <= 4;
         let sink = OutPtr::new(out);
-        wanted.par_iter().try_for_each(|off| {
+        let one = |off: &Vec<u64>| -> FormatResult<()> {
             let data = if cache {
                 self.decoded_chunk(&index, off, chunk_bytes, esize)?
             } else {
@@ -236,7 +236,16 @@ impl Dataset {
                 copy_selection(&data, chunk_dims, off, slab, esize, &sink);
             }
             Ok(())
-        })
+        };
+        // Chunks are decoded on rayon's pool, so one reader uses every core. With a one-thread
+        // pool (RAYON_NUM_THREADS=1), or a single chunk, the calling thread decodes by itself:
+        // readers in different threads then proceed independently instead of queueing on the
+        // pool's only worker.
+        if wanted.len() == 1 || rayon::current_num_threads() <= 1 {
+            wanted.iter().try_for_each(one)
+        } else {
+            wanted.par_iter().try_for_each(one)
+        }
     }
 
     fn chunk_index(&self) -> FormatResult<Arc<HashMap<Vec<u64>, ChunkRecord>>> {
