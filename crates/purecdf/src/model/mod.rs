@@ -314,18 +314,7 @@ impl Schema {
         if dims.iter().any(|d| d.0 >= self.dims.len()) {
             return fail(ErrorKind::BadDim, format!("variable {name}"));
         }
-        let id = VarId(self.vars.len());
-        self.vars.push(Variable {
-            name,
-            typ,
-            dims: dims.to_vec(),
-            atts: Vec::new(),
-            group: g,
-            no_fill: false,
-            storage: StorageInfo::default(),
-        });
-        self.groups[g.0].vars.push(id);
-        Ok(id)
+        Ok(self.add_var_unchecked(g, name, typ, dims))
     }
 
     /// Adds a variable whose name the caller knows to be free and normalised (e.g. read from a

@@ -4,11 +4,7 @@
 //! Dimension references are resolved after every group is read, since a variable may use a
 //! dimension of an ancestor group.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
-
-use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
 
 use purecdf_hdf5::format::cursor::Cursor;
 use purecdf_hdf5::format::messages::attribute::{AttributeMessage, TypeRef};
@@ -83,11 +79,14 @@ struct Builder<'a> {
     pending: Vec<PendingVar>,
     visited: Vec<u64>,
     markers: usize,
-    heaps: RefCell<HashMap<u64, Rc<GlobalHeapCollection>>>,
+    heaps: &'a super::HeapCache,
 }
 
 /// Reads the whole model of `h5`.
-pub(crate) fn build(h5: &Hdf5File) -> Result<(Schema, Vec<Option<VarData>>, Format)> {
+pub(crate) fn build(
+    h5: &Hdf5File,
+    heaps: &super::HeapCache,
+) -> Result<(Schema, Vec<Option<VarData>>, Format)> {
     let mut b = Builder {
         h5,
         schema: Schema::default(),
@@ -99,7 +98,7 @@ pub(crate) fn build(h5: &Hdf5File) -> Result<(Schema, Vec<Option<VarData>>, Form
         pending: Vec::new(),
         visited: Vec::new(),
         markers: 0,
-        heaps: RefCell::new(HashMap::new()),
+        heaps,
     };
     let root = h5.superblock().root_object_header;
     b.group(root, ROOT, 0)?;
@@ -380,7 +379,7 @@ impl Builder<'_> {
         let mut out = Vec::with_capacity(rank);
         let reader = HeapOnly {
             h5: self.h5,
-            cache: &self.heaps,
+            cache: self.heaps,
         };
         for i in 0..rank {
             let e = list.data.get(i * 16..(i + 1) * 16).ok_or_else(|| {
@@ -525,7 +524,7 @@ impl Builder<'_> {
         }
         let reader = HeapOnly {
             h5: self.h5,
-            cache: &self.heaps,
+            cache: self.heaps,
         };
         Ok(Some(match (&dt, typ) {
             (Datatype::String { size, .. }, _) => {
@@ -574,37 +573,14 @@ impl Builder<'_> {
     }
 }
 
-/// Global heap access during the build (before the backend exists), with the collections read
-/// so far cached: every variable's DIMENSION_LIST points into the same few collections.
+/// Global heap access during the build, through the file's heap cache.
 struct HeapOnly<'a> {
     h5: &'a Hdf5File,
-    cache: &'a RefCell<HashMap<u64, Rc<GlobalHeapCollection>>>,
+    cache: &'a super::HeapCache,
 }
 
 impl HeapReader for HeapOnly<'_> {
     fn vlen_bytes(&self, element: &[u8]) -> Result<Option<(u32, Vec<u8>)>> {
-        let sizes = self.h5.sizes();
-        let mut c = Cursor::new(element, 0, "vlen element");
-        let n = c.u32().map_err(hdf)?;
-        let id = GlobalHeapId::parse(&mut c, sizes).map_err(hdf)?;
-        if id.collection == 0 {
-            return Ok(None);
-        }
-        let cached = self.cache.borrow().get(&id.collection).cloned();
-        let col = match cached {
-            Some(col) => col,
-            None => {
-                let col = Rc::new(
-                    GlobalHeapCollection::read(self.h5.source(), id.collection, sizes)
-                        .map_err(hdf)?,
-                );
-                self.cache.borrow_mut().insert(id.collection, col.clone());
-                col
-            }
-        };
-        let obj = col.object(id.index).ok_or_else(|| {
-            Error::with_detail(ErrorKind::Hdf, "vlen data missing from the global heap")
-        })?;
-        Ok(Some((n, obj.to_vec())))
+        self.cache.vlen_bytes(self.h5, element)
     }
 }

@@ -42,7 +42,7 @@ pub struct Netcdf4File {
     schema: Schema,
     format: Format,
     vars: Vec<Option<VarData>>,
-    heaps: Mutex<HashMap<u64, Arc<GlobalHeapCollection>>>,
+    heaps: HeapCache,
 }
 
 impl std::fmt::Debug for Netcdf4File {
@@ -63,13 +63,14 @@ impl Netcdf4File {
     /// Opens from any byte source.
     pub fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
         let h5 = Hdf5File::open(source).map_err(hdf)?;
-        let (schema, vars, format) = build::build(&h5)?;
+        let heaps = HeapCache::default();
+        let (schema, vars, format) = build::build(&h5, &heaps)?;
         Ok(Netcdf4File {
             h5,
             schema,
             format,
             vars,
-            heaps: Mutex::new(HashMap::new()),
+            heaps,
         })
     }
 
@@ -93,31 +94,45 @@ impl Netcdf4File {
 
 impl types::HeapReader for Netcdf4File {
     fn vlen_bytes(&self, element: &[u8]) -> Result<Option<(u32, Vec<u8>)>> {
-        let sizes = self.h5.sizes();
+        self.heaps.vlen_bytes(&self.h5, element)
+    }
+}
+
+/// Global heap collections read so far, shared by the threads reading a file: every vlen
+/// element names a collection and an object in it, and many elements share a collection.
+#[derive(Default)]
+pub(crate) struct HeapCache(Mutex<HashMap<u64, Arc<GlobalHeapCollection>>>);
+
+impl HeapCache {
+    /// The element count and bytes of the global heap object a 16-byte vlen element points to;
+    /// `None` for a NULL element.
+    pub(crate) fn vlen_bytes(
+        &self,
+        h5: &Hdf5File,
+        element: &[u8],
+    ) -> Result<Option<(u32, Vec<u8>)>> {
+        let sizes = h5.sizes();
         let mut c = Cursor::new(element, 0, "vlen element");
         let n = c.u32().map_err(hdf)?;
         let id = GlobalHeapId::parse(&mut c, sizes).map_err(hdf)?;
         if id.collection == 0 {
             return Ok(None);
         }
-        let col = {
-            let cached = self
-                .heaps
-                .lock()
-                .ok()
-                .and_then(|h| h.get(&id.collection).cloned());
-            match cached {
-                Some(c) => c,
-                None => {
-                    let c = Arc::new(
-                        GlobalHeapCollection::read(self.h5.source(), id.collection, sizes)
-                            .map_err(hdf)?,
-                    );
-                    if let Ok(mut h) = self.heaps.lock() {
-                        h.insert(id.collection, c.clone());
-                    }
-                    c
+        let cached = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|h| h.get(&id.collection).cloned());
+        let col = match cached {
+            Some(c) => c,
+            None => {
+                let c = Arc::new(
+                    GlobalHeapCollection::read(h5.source(), id.collection, sizes).map_err(hdf)?,
+                );
+                if let Ok(mut h) = self.0.lock() {
+                    h.insert(id.collection, c.clone());
                 }
+                c
             }
         };
         let obj = col.object(id.index).ok_or_else(|| {
