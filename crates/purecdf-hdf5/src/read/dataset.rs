@@ -50,7 +50,13 @@ fn missing(addr: u64, what: &'static str) -> FormatError {
 impl Dataset {
     /// Loads the dataset whose object header is at `address`.
     pub fn load(file: &Hdf5File, address: u64) -> FormatResult<Dataset> {
-        let header = file.object_header(address)?;
+        Self::from_header(file, file.object_header(address)?)
+    }
+
+    /// The dataset described by an object header already read (saves reading it twice when the
+    /// caller had to look at it to learn that it is a dataset).
+    pub fn from_header(file: &Hdf5File, header: ObjectHeader) -> FormatResult<Dataset> {
+        let address = header.address;
         let sizes = file.sizes();
         let m = header
             .message(MessageType::DATATYPE)

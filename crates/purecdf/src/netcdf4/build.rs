@@ -12,7 +12,7 @@ use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::format::messages::layout::Layout;
 use purecdf_hdf5::format::messages::shared::SharedRef;
-use purecdf_hdf5::format::object_header::{flags, MessageType};
+use purecdf_hdf5::format::object_header::{flags, MessageType, ObjectHeader};
 use purecdf_hdf5::read::{Dataset, Group, Hdf5File};
 
 use super::types::{self, HeapReader, TypeTable};
@@ -196,7 +196,7 @@ impl Builder<'_> {
                     self.types
                         .register(&mut self.schema, gid, &m.name, addr, &dt)?;
                 }
-                _ => objects.push((m.name, addr, is_dataset)),
+                _ => objects.push((m.name, addr, is_dataset.then_some(header))),
             }
         }
         for a in group.attributes().map_err(hdf)? {
@@ -207,11 +207,10 @@ impl Builder<'_> {
             }
         }
         let mut children = Vec::new();
-        for (name, addr, is_dataset) in objects {
-            if is_dataset {
-                self.dataset(gid, &name, addr)?;
-            } else {
-                children.push((name, addr));
+        for (name, addr, header) in objects {
+            match header {
+                Some(h) => self.dataset(gid, &name, addr, h)?,
+                None => children.push((name, addr)),
             }
         }
         for (name, addr) in children {
@@ -221,8 +220,8 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn dataset(&mut self, gid: GroupId, name: &str, addr: u64) -> Result<()> {
-        let ds = Dataset::load(self.h5, addr).map_err(hdf)?;
+    fn dataset(&mut self, gid: GroupId, name: &str, addr: u64, header: ObjectHeader) -> Result<()> {
+        let ds = Dataset::from_header(self.h5, header).map_err(hdf)?;
         let atts = ds.attributes().map_err(hdf)?;
         self.markers += atts
             .iter()
