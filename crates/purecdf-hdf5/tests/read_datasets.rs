@@ -197,3 +197,31 @@ fn strided_slabs_match_the_whole_read() {
         [1, 3]
     );
 }
+
+/// Found by the `hdf5_open` fuzz target: chunk dimensions whose product overflows made the
+/// expected chunk size saturate, and the inflater reserved a gigabyte. Chunks of 4 GiB or more
+/// (HDF5 stores chunk sizes in 32 bits) and empty chunk extents are now refused at load.
+#[test]
+fn impossible_chunk_dimensions_are_refused() {
+    use purecdf_hdf5::format::object_header::MessageType;
+    use purecdf_hdf5::read::Dataset;
+    let path = format!("{}/tests/data/h5py_chunked.h5", env!("CARGO_MANIFEST_DIR"));
+    let good = std::fs::read(&path).unwrap();
+    let f = Hdf5File::open(Arc::new(good.clone())).unwrap();
+    let addr = f.object_address("plain").unwrap();
+    let layout = f
+        .object_header(addr)
+        .unwrap()
+        .message(MessageType::LAYOUT)
+        .unwrap()
+        .offset as usize;
+    // Layout v3, chunked: version, class, rank, B-tree address (8), then 4-byte dimensions.
+    assert_eq!(&good[layout..layout + 3], &[3, 2, 3]);
+    for dims in [[u32::MAX, u32::MAX], [0, 8]] {
+        let mut bad = good.clone();
+        bad[layout + 11..layout + 15].copy_from_slice(&dims[0].to_le_bytes());
+        bad[layout + 15..layout + 19].copy_from_slice(&dims[1].to_le_bytes());
+        let f = Hdf5File::open(Arc::new(bad)).unwrap();
+        assert!(Dataset::load(&f, addr).is_err(), "{dims:?}");
+    }
+}

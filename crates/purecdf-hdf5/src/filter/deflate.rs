@@ -28,14 +28,17 @@ impl Filter for Deflate {
         let mut d = Decompress::new(true);
         // One byte of room past the limit tells an over-long stream from one that fits exactly.
         let limit = max_out.saturating_add(1);
-        let mut out = Vec::with_capacity(limit.min(1 << 30));
+        // Start from a guess based on the input and grow as needed (bounded by the limit), so a
+        // lying limit cannot make us reserve memory the data never fills.
+        let mut out =
+            Vec::with_capacity(limit.min(input.len().saturating_mul(4).saturating_add(4096)));
         loop {
             let (in_before, out_before) = (d.total_in(), out.len());
             let consumed = usize::try_from(in_before)
                 .unwrap_or(usize::MAX)
                 .min(input.len());
             if out.len() == out.capacity() {
-                out.reserve((limit - out.len()).min(1 << 20));
+                out.reserve((limit - out.len()).min(out.capacity().max(1 << 16)));
             }
             let status = d
                 .decompress_vec(&input[consumed..], &mut out, FlushDecompress::Finish)

@@ -94,6 +94,25 @@ impl Dataset {
             .message(MessageType::LAYOUT)
             .ok_or_else(|| missing(address, "dataset layout"))?;
         let layout = Layout::parse(Cursor::new(&m.data, m.offset, "layout"), sizes)?;
+        if let Layout::Chunked {
+            chunk_dims,
+            element_size,
+            ..
+        } = &layout
+        {
+            // HDF5 stores chunk sizes in 32 bits: a chunk of 4 GiB or more, or an empty chunk
+            // extent, only comes from a corrupt layout message.
+            let bytes = chunk_dims
+                .iter()
+                .try_fold(*element_size, |a, d| a.checked_mul(*d));
+            if chunk_dims.contains(&0) || bytes.is_none_or(|b| b == 0 || b > u64::from(u32::MAX)) {
+                return Err(FormatError::new(
+                    FormatErrorKind::InvalidValue(bytes.unwrap_or(u64::MAX)),
+                    address,
+                    "chunk dimensions",
+                ));
+            }
+        }
         let filters = match header.message(MessageType::FILTER_PIPELINE) {
             Some(m) => FilterPipeline::parse(Cursor::new(&m.data, m.offset, "filter pipeline"))?,
             None => FilterPipeline::default(),
