@@ -92,27 +92,54 @@ pub fn group_members(
     sizes: SizeParams,
 ) -> FormatResult<Vec<SymbolEntry>> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    walk_group(
+    // Group keys are heap offsets of names; leaf children are symbol table nodes.
+    walk(
         source,
         btree,
-        heap,
         sizes,
-        &mut seen,
-        &mut out,
-        MAX_LEVEL + 1,
+        0,
+        usize::from(sizes.length_size),
+        &mut |_, _, child| read_symbol_node(source, child, heap, sizes, &mut out),
     )?;
     Ok(out)
 }
 
-fn walk_group(
+/// Called with (node address, key, child address) for every entry of a leaf node.
+type LeafVisitor<'a> = dyn FnMut(u64, &[u8], u64) -> FormatResult<()> + 'a;
+
+/// Visits every leaf entry (key, child address) of the tree at `root`, in key order; every node
+/// is checked for cycles and the depth is bounded.
+fn walk(
+    source: &dyn ByteSource,
+    root: u64,
+    sizes: SizeParams,
+    node_type: u8,
+    key_size: usize,
+    on_leaf: &mut LeafVisitor<'_>,
+) -> FormatResult<()> {
+    let mut seen = HashSet::new();
+    walk_node(
+        source,
+        root,
+        sizes,
+        node_type,
+        key_size,
+        &mut seen,
+        MAX_LEVEL + 1,
+        on_leaf,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk_node(
     source: &dyn ByteSource,
     addr: u64,
-    heap: &LocalHeap,
     sizes: SizeParams,
+    node_type: u8,
+    key_size: usize,
     seen: &mut HashSet<u64>,
-    out: &mut Vec<SymbolEntry>,
     budget: u8,
+    on_leaf: &mut LeafVisitor<'_>,
 ) -> FormatResult<()> {
     if !seen.insert(addr) {
         return Err(FormatError::new(
@@ -121,7 +148,6 @@ fn walk_group(
             "v1 B-tree node",
         ));
     }
-    let node = read_node(source, addr, sizes, 0, usize::from(sizes.length_size))?;
     if budget == 0 {
         return Err(FormatError::new(
             FormatErrorKind::LimitExceeded(u64::from(MAX_LEVEL)),
@@ -129,11 +155,21 @@ fn walk_group(
             "v1 B-tree node",
         ));
     }
-    for child in node.children {
+    let node = read_node(source, addr, sizes, node_type, key_size)?;
+    for (key, child) in node.keys.iter().zip(node.children) {
         if node.level > 0 {
-            walk_group(source, child, heap, sizes, seen, out, budget - 1)?;
+            walk_node(
+                source,
+                child,
+                sizes,
+                node_type,
+                key_size,
+                seen,
+                budget - 1,
+                on_leaf,
+            )?;
         } else {
-            read_symbol_node(source, child, heap, sizes, out)?;
+            on_leaf(addr, key, child)?;
         }
     }
     Ok(())
@@ -176,62 +212,30 @@ pub fn chunk_records(
     sizes: SizeParams,
 ) -> FormatResult<Vec<ChunkRecord>> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    walk_chunks(
+    // Chunk keys: stored size (4), filter mask (4), then rank + 1 offsets of 8 bytes.
+    let key_size = 8 + 8 * (rank + 1);
+    walk(
         source,
         btree,
-        rank,
         sizes,
-        &mut seen,
-        &mut out,
-        MAX_LEVEL + 1,
+        1,
+        key_size,
+        &mut |node, key, child| {
+            let mut c = Cursor::new(key, node, "v1 B-tree chunk key");
+            let size = c.u32()?;
+            let filter_mask = c.u32()?;
+            let mut offsets = Vec::with_capacity(rank);
+            for _ in 0..rank {
+                offsets.push(c.u64()?);
+            }
+            out.push(ChunkRecord {
+                offsets,
+                size,
+                filter_mask,
+                address: child,
+            });
+            Ok(())
+        },
     )?;
     Ok(out)
-}
-
-fn walk_chunks(
-    source: &dyn ByteSource,
-    addr: u64,
-    rank: usize,
-    sizes: SizeParams,
-    seen: &mut HashSet<u64>,
-    out: &mut Vec<ChunkRecord>,
-    budget: u8,
-) -> FormatResult<()> {
-    if !seen.insert(addr) {
-        return Err(FormatError::new(
-            FormatErrorKind::Cycle(addr),
-            addr,
-            "v1 B-tree node",
-        ));
-    }
-    if budget == 0 {
-        return Err(FormatError::new(
-            FormatErrorKind::LimitExceeded(u64::from(MAX_LEVEL)),
-            addr,
-            "v1 B-tree node",
-        ));
-    }
-    let key_size = 8 + 8 * (rank + 1);
-    let node = read_node(source, addr, sizes, 1, key_size)?;
-    for (key, child) in node.keys.iter().zip(node.children) {
-        if node.level > 0 {
-            walk_chunks(source, child, rank, sizes, seen, out, budget - 1)?;
-            continue;
-        }
-        let mut c = Cursor::new(key, addr, "v1 B-tree chunk key");
-        let size = c.u32()?;
-        let filter_mask = c.u32()?;
-        let mut offsets = Vec::with_capacity(rank);
-        for _ in 0..rank {
-            offsets.push(c.u64()?);
-        }
-        out.push(ChunkRecord {
-            offsets,
-            size,
-            filter_mask,
-            address: child,
-        });
-    }
-    Ok(())
 }

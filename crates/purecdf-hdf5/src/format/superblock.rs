@@ -122,10 +122,7 @@ impl Superblock {
         let _driver_info = c.addr(sizes)?;
         // Root group symbol table entry.
         let _link_name_offset = c.uint(sizes.offset_size)?;
-        let at = c.offset();
-        let root_object_header = c.addr(sizes)?.ok_or_else(|| {
-            FormatError::new(FormatErrorKind::InvalidValue(u64::MAX), at, "superblock")
-        })?;
+        let root_object_header = root_address(&mut c, sizes)?;
         let cache_type = c.u32()?;
         c.skip(4)?;
         let mut scratch = c.split(16)?;
@@ -160,10 +157,7 @@ impl Superblock {
         let base_address = c.uint(sizes.offset_size)?;
         let extension = c.addr(sizes)?;
         let eof_address = c.uint(sizes.offset_size)?;
-        let at = c.offset();
-        let root_object_header = c.addr(sizes)?.ok_or_else(|| {
-            FormatError::new(FormatErrorKind::InvalidValue(u64::MAX), at, "superblock")
-        })?;
+        let root_object_header = root_address(&mut c, sizes)?;
         c.verify_checksum()?;
         Ok(Superblock {
             location,
@@ -180,4 +174,11 @@ impl Superblock {
             consistency_flags,
         })
     }
+}
+
+/// The root group's object header address; the undefined address is an error.
+fn root_address(c: &mut Cursor<'_>, sizes: SizeParams) -> FormatResult<u64> {
+    let at = c.offset();
+    c.addr(sizes)?
+        .ok_or_else(|| FormatError::new(FormatErrorKind::InvalidValue(u64::MAX), at, "superblock"))
 }
