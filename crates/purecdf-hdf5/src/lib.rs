@@ -10,5 +10,6 @@ pub mod filter;
 pub mod format;
 pub mod io;
 pub mod read;
+pub mod write;
 
 pub use error::{FormatError, FormatErrorKind, FormatResult};

@@ -239,3 +239,143 @@ pub fn chunk_records(
     )?;
     Ok(out)
 }
+
+/// Entries per node of a raw-data chunk B-tree: twice the indexed-storage K, which is 32 unless
+/// the file says otherwise (superblock v1, or a B-tree 'K' values message).
+pub const CHUNK_NODE_ENTRIES: usize = 64;
+
+fn chunk_node_len(rank: usize) -> u64 {
+    let key = 8 + 8 * (rank as u64 + 1);
+    let n = CHUNK_NODE_ENTRIES as u64;
+    8 + 16 + (n + 1) * key + n * 8
+}
+
+fn chunk_tree_levels(n_chunks: usize) -> Vec<usize> {
+    let mut levels = vec![n_chunks.div_ceil(CHUNK_NODE_ENTRIES).max(1)];
+    while *levels.last().unwrap_or(&1) > 1 {
+        let n = *levels.last().unwrap_or(&1);
+        levels.push(n.div_ceil(CHUNK_NODE_ENTRIES));
+    }
+    levels
+}
+
+/// Bytes a chunk B-tree over `n_chunks` chunks of a rank-`rank` dataset occupies when built by
+/// [`encode_chunk_tree`]: every node allocated at full size, as libhdf5 does, so that the
+/// library can later insert into them in place.
+pub fn chunk_tree_len(n_chunks: usize, rank: usize) -> u64 {
+    chunk_tree_levels(n_chunks).iter().sum::<usize>() as u64 * chunk_node_len(rank)
+}
+
+/// Builds a version 1 B-tree (type 1, raw data chunks) over `chunks`, sorted here by offset,
+/// laid out as one block at `base` (leaves first, root last). Keys per section III.A.1: a
+/// child's key holds its stored size, filter mask and element offsets (plus a zero for the
+/// element dimension); the last key of a node bounds it on the right (the last chunk's offset
+/// plus the chunk dimensions, as libhdf5 writes it). Returns the root address and the bytes.
+pub fn encode_chunk_tree(chunks: &[ChunkRecord], chunk_dims: &[u64], base: u64) -> (u64, Vec<u8>) {
+    let rank = chunk_dims.len();
+    let node_len = chunk_node_len(rank);
+    let mut sorted: Vec<&ChunkRecord> = chunks.iter().collect();
+    sorted.sort_by(|a, b| a.offsets.cmp(&b.offsets));
+    let key = |size: u32, mask: u32, offsets: &[u64]| -> Vec<u8> {
+        let mut k = Vec::with_capacity(8 + 8 * (rank + 1));
+        k.extend_from_slice(&size.to_le_bytes());
+        k.extend_from_slice(&mask.to_le_bytes());
+        for o in offsets {
+            k.extend_from_slice(&o.to_le_bytes());
+        }
+        k.extend_from_slice(&0u64.to_le_bytes());
+        k
+    };
+    // Entries of the current level: (left key, child address); plus the level's right bound.
+    let mut entries: Vec<(Vec<u8>, u64)> = sorted
+        .iter()
+        .map(|c| (key(c.size, c.filter_mask, &c.offsets), c.address))
+        .collect();
+    let right_bound = match sorted.last() {
+        Some(c) => {
+            let end: Vec<u64> = c
+                .offsets
+                .iter()
+                .zip(chunk_dims)
+                .map(|(o, d)| o + d)
+                .collect();
+            key(0, 0, &end)
+        }
+        None => key(0, 0, &vec![0; rank]),
+    };
+    let mut out = Vec::with_capacity(chunk_tree_len(chunks.len(), rank) as usize);
+    let mut next_addr = base;
+    let mut level = 0u8;
+    loop {
+        let groups: Vec<&[(Vec<u8>, u64)]> = if entries.is_empty() {
+            vec![&[][..]]
+        } else {
+            entries.chunks(CHUNK_NODE_ENTRIES).collect()
+        };
+        let first_addr = next_addr;
+        let mut parents = Vec::with_capacity(groups.len());
+        for (i, g) in groups.iter().enumerate() {
+            let addr = first_addr + i as u64 * node_len;
+            let left = (i > 0).then(|| addr - node_len);
+            let right = (i + 1 < groups.len()).then(|| addr + node_len);
+            let start = out.len();
+            out.extend_from_slice(b"TREE");
+            out.push(1);
+            out.push(level);
+            out.extend_from_slice(&(g.len() as u16).to_le_bytes());
+            out.extend_from_slice(&left.unwrap_or(u64::MAX).to_le_bytes());
+            out.extend_from_slice(&right.unwrap_or(u64::MAX).to_le_bytes());
+            for (k, child) in g.iter() {
+                out.extend_from_slice(k);
+                out.extend_from_slice(&child.to_le_bytes());
+            }
+            let last = match groups.get(i + 1).and_then(|n| n.first()) {
+                Some((k, _)) => k.clone(),
+                None => right_bound.clone(),
+            };
+            out.extend_from_slice(&last);
+            out.resize(start + node_len as usize, 0);
+            let first_key = g
+                .first()
+                .map_or_else(|| right_bound.clone(), |e| e.0.clone());
+            parents.push((first_key, addr));
+        }
+        next_addr = first_addr + groups.len() as u64 * node_len;
+        if parents.len() == 1 {
+            return (parents[0].1, out);
+        }
+        entries = parents;
+        level += 1;
+    }
+}
+
+#[cfg(test)]
+mod encode_tests {
+    use super::*;
+
+    #[test]
+    fn chunk_trees_round_trip() {
+        let sizes = SizeParams::new(8, 8, 0).unwrap();
+        for n in [1usize, 5, 64, 65, 200, 4200] {
+            // A 2-D grid of chunks 10 x 20, listed out of order.
+            let mut chunks: Vec<ChunkRecord> = (0..n)
+                .map(|i| ChunkRecord {
+                    offsets: vec![(i / 7) as u64 * 10, (i % 7) as u64 * 20],
+                    size: 100 + i as u32,
+                    filter_mask: (i % 2) as u32,
+                    address: 1_000_000 + i as u64 * 1000,
+                })
+                .collect();
+            chunks.reverse();
+            let base = 4096;
+            let (root, bytes) = encode_chunk_tree(&chunks, &[10, 20], base);
+            assert_eq!(bytes.len() as u64, chunk_tree_len(n, 2));
+            let mut file = vec![0u8; base as usize];
+            file.extend_from_slice(&bytes);
+            let mut back = chunk_records(&file, root, 2, sizes).unwrap();
+            back.sort_by(|a, b| a.offsets.cmp(&b.offsets));
+            chunks.sort_by(|a, b| a.offsets.cmp(&b.offsets));
+            assert_eq!(back, chunks, "{n} chunks");
+        }
+    }
+}

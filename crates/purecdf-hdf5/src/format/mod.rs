@@ -6,6 +6,7 @@ pub mod btree_v2;
 pub mod checksum;
 pub mod chunk_index;
 pub mod cursor;
+pub mod encode;
 pub mod fractal_heap;
 pub mod global_heap;
 pub mod local_heap;

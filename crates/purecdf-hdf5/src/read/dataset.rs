@@ -41,6 +41,8 @@ pub struct Dataset {
     /// Fill value property, if any message is present.
     pub fill: Option<FillValue>,
     cache: crate::read::slab::SharedCache,
+    /// The chunks, when known without reading an index (a dataset a writer holds).
+    known_chunks: Option<std::sync::Arc<Vec<Chunk>>>,
 }
 
 fn missing(addr: u64, what: &'static str) -> FormatError {
@@ -142,7 +144,39 @@ impl Dataset {
             filters,
             fill,
             cache: Default::default(),
+            known_chunks: None,
         })
+    }
+
+    /// A dataset described by its parts rather than an object header: what a writer holds for
+    /// a dataset it is building. `chunks` lists the stored chunks of a chunked layout (`None`:
+    /// read them from the layout's index).
+    pub fn from_parts(
+        file: &Hdf5File,
+        dtype: Datatype,
+        space: Dataspace,
+        layout: Layout,
+        filters: FilterPipeline,
+        fill: Option<FillValue>,
+        chunks: Option<Vec<Chunk>>,
+    ) -> Dataset {
+        Dataset {
+            file: file.clone(),
+            header: ObjectHeader {
+                address: 0,
+                version: 2,
+                flags: 0,
+                mtime: None,
+                messages: Vec::new(),
+            },
+            dtype,
+            space,
+            layout,
+            filters,
+            fill,
+            cache: Default::default(),
+            known_chunks: chunks.map(std::sync::Arc::new),
+        }
     }
 
     /// The object header.
@@ -203,6 +237,9 @@ impl Dataset {
         else {
             return Ok(Vec::new());
         };
+        if let Some(known) = &self.known_chunks {
+            return Ok(known.as_ref().clone());
+        }
         let Some(address) = *address else {
             return Ok(Vec::new());
         };

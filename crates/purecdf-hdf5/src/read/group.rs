@@ -51,6 +51,24 @@ impl Group {
 
     /// Members in creation order (if tracked) or name order.
     pub fn members(&self) -> FormatResult<Vec<Member>> {
+        Ok(self
+            .links()?
+            .into_iter()
+            .map(|l| Member {
+                address: if let LinkTarget::Hard(a) = l.target {
+                    Some(a)
+                } else {
+                    None
+                },
+                name: l.name,
+                creation_order: l.creation_order,
+            })
+            .collect())
+    }
+
+    /// The group's links with their targets, in creation order (if tracked) or name order.
+    /// Members of an old-style group are hard links without creation order.
+    pub fn links(&self) -> FormatResult<Vec<Link>> {
         let f = &self.file;
         let sizes = f.sizes();
         if let Some(m) = self.header.message(MessageType::SYMBOL_TABLE) {
@@ -59,9 +77,9 @@ impl Group {
             let entries = group_members(f.source(), st.btree, &heap, sizes)?;
             return Ok(entries
                 .into_iter()
-                .map(|e| Member {
+                .map(|e| Link {
                     name: e.name,
-                    address: Some(e.address),
+                    target: LinkTarget::Hard(e.address),
                     creation_order: None,
                 })
                 .collect());
@@ -94,18 +112,7 @@ impl Group {
         } else {
             links.sort_by(|a, b| a.name.cmp(&b.name));
         }
-        Ok(links
-            .into_iter()
-            .map(|l| Member {
-                address: if let LinkTarget::Hard(a) = l.target {
-                    Some(a)
-                } else {
-                    None
-                },
-                name: l.name,
-                creation_order: l.creation_order,
-            })
-            .collect())
+        Ok(links)
     }
 
     /// The group's attributes.

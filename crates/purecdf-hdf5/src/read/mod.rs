@@ -5,8 +5,8 @@
 //! Opening reads only the superblock; every object header is read when first asked for.
 
 mod dataset;
-mod group;
-mod slab;
+pub(crate) mod group;
+pub(crate) mod slab;
 
 pub use dataset::{Chunk, Dataset};
 pub use group::{Attribute, Member};
@@ -74,6 +74,42 @@ impl Hdf5File {
             source,
             superblock: Arc::new(superblock),
         })
+    }
+
+    /// A reader over a file a writer is building: `source` is addressed relative to the base
+    /// address already, and the superblock is the one the writer will write (version 2, 8-byte
+    /// widths), whose root address may be updated at each flush through [`Hdf5File::with_root`].
+    pub(crate) fn for_writer(source: Arc<dyn ByteSource>, base: u64, root: u64) -> Hdf5File {
+        Hdf5File {
+            source,
+            superblock: Arc::new(Superblock {
+                location: base,
+                version: 2,
+                sizes: SizeParams {
+                    offset_size: 8,
+                    length_size: 8,
+                },
+                base_address: base,
+                eof_address: 0,
+                root_object_header: root,
+                root_cache: None,
+                extension: None,
+                group_leaf_k: 4,
+                group_internal_k: 16,
+                indexed_storage_k: 32,
+                consistency_flags: 0,
+            }),
+        }
+    }
+
+    /// The same file with another root group address (after a writer's flush).
+    pub(crate) fn with_root(&self, root: u64) -> Hdf5File {
+        let mut sb = (*self.superblock).clone();
+        sb.root_object_header = root;
+        Hdf5File {
+            source: self.source.clone(),
+            superblock: Arc::new(sb),
+        }
     }
 
     /// The superblock.

@@ -393,7 +393,7 @@ fn touches(offsets: &[u64], chunk_dims: &[u64], slab: &Slab) -> bool {
 }
 
 /// Selection indices k (0..count) whose positions start + k·stride fall in [off, off + len).
-fn k_range(off: u64, len: u64, slab: &Slab, d: usize) -> Option<(u64, u64)> {
+pub(crate) fn k_range(off: u64, len: u64, slab: &Slab, d: usize) -> Option<(u64, u64)> {
     let (start, count, stride) = (slab.start[d], slab.count[d], slab.stride[d]);
     let lo = if off > start {
         (off - start).div_ceil(stride)

@@ -90,6 +90,33 @@ impl Dataspace {
     }
 }
 
+impl Dataspace {
+    /// Encodes a version 2 dataspace message body (section IV.A.2.b); maximum dimensions are
+    /// stored only when some differ from the current ones.
+    pub fn encode(&self, e: &mut crate::format::encode::Encoder) {
+        match self {
+            Dataspace::Scalar => {
+                e.u8(2).u8(0).u8(0).u8(0);
+            }
+            Dataspace::Null => {
+                e.u8(2).u8(0).u8(0).u8(2);
+            }
+            Dataspace::Simple { dims, max_dims } => {
+                let store_max = max_dims.iter().zip(dims).any(|(m, d)| *m != Some(*d));
+                e.u8(2).u8(dims.len() as u8).u8(u8::from(store_max)).u8(1);
+                for d in dims {
+                    e.length(*d);
+                }
+                if store_max {
+                    for m in max_dims {
+                        e.length(m.unwrap_or(u64::MAX));
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -92,3 +92,23 @@ fn fill_time(v: u8) -> FillTime {
         _ => FillTime::IfSet,
     }
 }
+
+impl FillValue {
+    /// Encodes a version 3 fill value message body (section IV.A.2.f): allocation and fill times
+    /// in the flags, then the value when one is defined.
+    pub fn encode(&self, e: &mut crate::format::encode::Encoder) {
+        let fill_time = match self.fill_time {
+            FillTime::OnAlloc => 0u8,
+            FillTime::Never => 1,
+            FillTime::IfSet => 2,
+        };
+        let mut flags = (self.alloc_time & 0x03) | (fill_time << 2);
+        if self.value.is_some() {
+            flags |= 0x20;
+        }
+        e.u8(3).u8(flags);
+        if let Some(v) = &self.value {
+            e.u32(v.len() as u32).bytes(v);
+        }
+    }
+}

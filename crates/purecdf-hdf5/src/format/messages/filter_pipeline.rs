@@ -79,3 +79,27 @@ impl FilterPipeline {
         Ok(FilterPipeline { filters })
     }
 }
+
+impl FilterPipeline {
+    /// Encodes a version 2 filter pipeline message body (section IV.A.2.l): names only for
+    /// filters outside the library's reserved range (id ≥ 256), as libhdf5 writes them.
+    pub fn encode(&self, e: &mut crate::format::encode::Encoder) {
+        e.u8(2).u8(self.filters.len() as u8);
+        for f in &self.filters {
+            e.u16(f.id);
+            let name = f.name.as_deref().filter(|_| f.id >= 256);
+            if f.id >= 256 {
+                let n = name.map_or(0, |s| (s.len() + 1).div_ceil(8) * 8);
+                e.u16(n as u16);
+            }
+            e.u16(f.flags).u16(f.client_data.len() as u16);
+            if let Some(s) = name {
+                let n = (s.len() + 1).div_ceil(8) * 8;
+                e.bytes(s.as_bytes()).zeros(n - s.len());
+            }
+            for v in &f.client_data {
+                e.u32(*v);
+            }
+        }
+    }
+}

@@ -209,3 +209,95 @@ impl Layout {
         }
     }
 }
+
+impl Layout {
+    /// Encodes a layout message body (section IV.A.2.i): version 3 for compact, contiguous and
+    /// v1-B-tree chunked storage (what libhdf5 writes under the 1.8 format bounds), version 4 for
+    /// the other chunk indexes.
+    pub fn encode(&self, e: &mut crate::format::encode::Encoder) {
+        match self {
+            Layout::Compact { data } => {
+                e.u8(3).u8(0).u16(data.len() as u16).bytes(data);
+            }
+            Layout::Contiguous { address, size } => {
+                e.u8(3).u8(1).addr(*address).length(*size);
+            }
+            Layout::Chunked {
+                chunk_dims,
+                element_size,
+                index: ChunkIndex::BTreeV1,
+                address,
+                ..
+            } => {
+                e.u8(3).u8(2).u8(chunk_dims.len() as u8 + 1).addr(*address);
+                for d in chunk_dims {
+                    e.u32(*d as u32);
+                }
+                e.u32(*element_size as u32);
+            }
+            Layout::Chunked {
+                chunk_dims,
+                element_size,
+                index,
+                address,
+                flags,
+            } => {
+                let widest = chunk_dims.iter().copied().max().unwrap_or(1);
+                let width = crate::format::encode::width_of(widest.max(*element_size));
+                let filtered = matches!(index, ChunkIndex::SingleChunk { filtered: Some(_) });
+                e.u8(4)
+                    .u8(2)
+                    .u8(*flags | if filtered { 0x02 } else { 0 })
+                    .u8(chunk_dims.len() as u8 + 1)
+                    .u8(width);
+                for d in chunk_dims {
+                    e.uint(*d, width);
+                }
+                e.uint(*element_size, width);
+                match index {
+                    ChunkIndex::BTreeV1 => unreachable!("handled above"),
+                    ChunkIndex::SingleChunk { filtered } => {
+                        e.u8(1);
+                        if let Some((size, mask)) = filtered {
+                            e.length(*size).u32(*mask);
+                        }
+                    }
+                    ChunkIndex::Implicit => {
+                        e.u8(2);
+                    }
+                    ChunkIndex::FixedArray { page_bits } => {
+                        e.u8(3).u8(*page_bits);
+                    }
+                    ChunkIndex::ExtensibleArray {
+                        max_bits,
+                        index_elements,
+                        min_pointers,
+                        min_elements,
+                        page_bits,
+                    } => {
+                        e.u8(4)
+                            .u8(*max_bits)
+                            .u8(*index_elements)
+                            .u8(*min_pointers)
+                            .u8(*min_elements)
+                            .u8(*page_bits);
+                    }
+                    ChunkIndex::BTreeV2 {
+                        node_size,
+                        split_percent,
+                        merge_percent,
+                    } => {
+                        e.u8(5)
+                            .u32(*node_size)
+                            .u8(*split_percent)
+                            .u8(*merge_percent);
+                    }
+                }
+                e.addr(*address);
+            }
+            Layout::Virtual => {
+                e.u8(4).u8(3);
+            }
+        }
+    }
+}

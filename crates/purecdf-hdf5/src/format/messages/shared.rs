@@ -31,3 +31,18 @@ impl SharedRef {
         }
     }
 }
+
+impl SharedRef {
+    /// Encodes a version 3 shared message (section IV.A.2 "Shared Messages"): type 2 (in another
+    /// object header) with its address, or type 1 (in the shared message heap) with the heap id.
+    pub fn encode(&self, e: &mut crate::format::encode::Encoder) {
+        match self {
+            SharedRef::ObjectHeader(a) => {
+                e.u8(3).u8(2).addr(Some(*a));
+            }
+            SharedRef::Heap(id) => {
+                e.u8(3).u8(1).bytes(id);
+            }
+        }
+    }
+}

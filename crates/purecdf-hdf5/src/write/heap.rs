@@ -1,0 +1,182 @@
+//! Variable-length data and object references in element data: [`Piece`]s, their encoding into
+//! file bytes, and the global heap collections (HDF5 File Format Specification v3.0, section
+//! III.E) that hold the variable-length parts. A collection is reserved at a fixed capacity
+//! when its first object is stored and written when it fills or at the next flush; after a
+//! flush a new collection is started, so a collection is never rewritten once synced.
+
+use crate::format::global_heap::{
+    collection_used, encode_collection, MAX_OBJECTS, MIN_COLLECTION_SIZE,
+};
+use crate::write::io::{Allocator, RwFile};
+use crate::write::{ObjId, WriteResult};
+
+/// One part of element data, as given to [`Hdf5Writer`](crate::write::Hdf5Writer).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece {
+    /// Fixed-size bytes in file byte order.
+    Bytes(Vec<u8>),
+    /// A variable-length sequence or string of `count` elements whose data is `content`
+    /// (pieces again, for nested sequences and references); stored in the global heap. A
+    /// sequence with no content pieces at all is stored as the null reference; an empty one
+    /// with content (`[Bytes([])]`, an empty string) as an empty heap object, as libhdf5 does.
+    Vlen {
+        /// Number of elements (characters for a string).
+        count: u32,
+        /// The elements' data.
+        content: Vec<Piece>,
+    },
+    /// An object reference to an object of the file being written.
+    Ref(ObjId),
+    /// An object reference kept as an address (an object the writer does not track).
+    Address(u64),
+}
+
+impl Piece {
+    /// True when this piece (or one inside it) refers to an object.
+    pub fn has_refs(&self) -> bool {
+        match self {
+            Piece::Ref(_) => true,
+            Piece::Vlen { content, .. } => content.iter().any(Piece::has_refs),
+            Piece::Bytes(_) | Piece::Address(_) => false,
+        }
+    }
+}
+
+/// Resolves what pieces need while they are encoded.
+pub(crate) trait PieceSink {
+    /// The address an object will have.
+    fn address_of(&mut self, id: ObjId) -> WriteResult<u64>;
+    /// Stores a heap object, returning its collection address and index.
+    fn store(&mut self, data: Vec<u8>) -> WriteResult<(u64, u32)>;
+}
+
+/// Appends the file bytes of `pieces` to `out`.
+pub(crate) fn encode_pieces(
+    pieces: &[Piece],
+    out: &mut Vec<u8>,
+    sink: &mut dyn PieceSink,
+) -> WriteResult<()> {
+    for p in pieces {
+        match p {
+            Piece::Bytes(b) => out.extend_from_slice(b),
+            Piece::Address(a) => out.extend_from_slice(&a.to_le_bytes()),
+            Piece::Ref(id) => {
+                let a = sink.address_of(*id)?;
+                out.extend_from_slice(&a.to_le_bytes());
+            }
+            Piece::Vlen { count, content } => {
+                let (addr, index) = if *count == 0 && content.is_empty() {
+                    (0, 0)
+                } else {
+                    let mut inner = Vec::new();
+                    encode_pieces(content, &mut inner, sink)?;
+                    sink.store(inner)?
+                };
+                out.extend_from_slice(&count.to_le_bytes());
+                out.extend_from_slice(&addr.to_le_bytes());
+                out.extend_from_slice(&index.to_le_bytes());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The size pieces occupy once encoded (every reference 8 bytes, every vlen 16).
+pub(crate) fn encoded_len(pieces: &[Piece]) -> usize {
+    pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Bytes(b) => b.len(),
+            Piece::Address(_) | Piece::Ref(_) => 8,
+            Piece::Vlen { .. } => 16,
+        })
+        .sum()
+}
+
+/// Capacity of the first collection a writer starts; each later one doubles it, up to
+/// [`MAX_CAPACITY`] (an object larger than that gets a collection of its own size).
+const FIRST_CAPACITY: usize = MIN_COLLECTION_SIZE;
+/// Largest capacity reserved ahead.
+const MAX_CAPACITY: usize = 1 << 20;
+
+#[derive(Debug)]
+struct OpenCollection {
+    addr: u64,
+    capacity: usize,
+    objects: Vec<Vec<u8>>,
+    used: usize,
+}
+
+/// The collection being filled.
+#[derive(Debug, Default)]
+pub(crate) struct HeapWriter {
+    open: Option<OpenCollection>,
+    /// Capacity of the next collection (0: not started yet).
+    next_capacity: usize,
+}
+
+impl HeapWriter {
+    /// Stores one heap object, returning the collection address and object index.
+    pub(crate) fn store(
+        &mut self,
+        data: Vec<u8>,
+        alloc: &mut Allocator,
+        io: &RwFile,
+    ) -> WriteResult<(u64, u32)> {
+        let need = collection_used(std::iter::once(data.len())) - 16;
+        if let Some(c) = &self.open {
+            // Keep room for the free-space object's header.
+            if c.used + need + 16 > c.capacity || c.objects.len() >= MAX_OBJECTS {
+                self.close(alloc, io)?;
+            }
+        }
+        let c = match &mut self.open {
+            Some(c) => c,
+            None => {
+                let planned = self.next_capacity.max(FIRST_CAPACITY);
+                self.next_capacity = (planned * 2).min(MAX_CAPACITY);
+                let capacity = planned.max(16 + need + 16).div_ceil(8) * 8;
+                let addr = alloc.alloc(capacity as u64, io);
+                self.open.insert(OpenCollection {
+                    addr,
+                    capacity,
+                    objects: Vec::new(),
+                    used: 16,
+                })
+            }
+        };
+        c.objects.push(data);
+        c.used += need;
+        Ok((c.addr, c.objects.len() as u32))
+    }
+
+    /// Writes the collection being filled, if any; the next object starts a new one. A
+    /// collection that is the last thing allocated gives back the room it did not use.
+    pub(crate) fn close(&mut self, alloc: &mut Allocator, io: &RwFile) -> WriteResult<()> {
+        if let Some(mut c) = self.open.take() {
+            if alloc.eoa == c.addr + c.capacity as u64 {
+                let fit = (c.used + 16).max(MIN_COLLECTION_SIZE).div_ceil(8) * 8;
+                if fit < c.capacity {
+                    c.capacity = fit;
+                    alloc.shrink_to(c.addr + fit as u64, io);
+                }
+            }
+            let bytes = encode_collection(&c.objects, c.capacity);
+            debug_assert_eq!(bytes.len(), c.capacity);
+            io.write_at(c.addr, &bytes)?;
+        }
+        Ok(())
+    }
+}
+
+/// A sink for sizing: every address and heap id is zero, nothing is stored.
+pub(crate) struct SizingSink;
+
+impl PieceSink for SizingSink {
+    fn address_of(&mut self, _id: ObjId) -> WriteResult<u64> {
+        Ok(0)
+    }
+    fn store(&mut self, _data: Vec<u8>) -> WriteResult<(u64, u32)> {
+        Ok((0, 0))
+    }
+}
