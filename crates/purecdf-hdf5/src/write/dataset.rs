@@ -297,6 +297,7 @@ impl Hdf5Writer {
     /// A rank mismatch, a dimension beyond its maximum or smaller than before, or a dataset
     /// that is not chunked.
     pub fn set_extent(&mut self, ds: ObjId, new_dims: &[u64]) -> WriteResult<()> {
+        self.invalidate_reader(ds);
         let d = self.ds_mut(ds)?;
         let Dataspace::Simple { dims, max_dims } = &mut d.space else {
             return Err(usage("scalar datasets have no extent"));
@@ -337,6 +338,7 @@ impl Hdf5Writer {
     /// A selection outside the current dimensions or a data length that does not match; I/O
     /// and filter failures.
     pub fn write(&mut self, ds: ObjId, slab: &Slab, data: &[u8]) -> WriteResult<()> {
+        self.invalidate_reader(ds);
         let d = self.ds(ds)?;
         let esize = d.esize();
         let dims = d.dims().to_vec();
@@ -568,6 +570,7 @@ impl Hdf5Writer {
         if chunks.is_empty() {
             return Ok(());
         }
+        self.invalidate_reader(ds);
         let d = self.ds(ds)?;
         let esize = d.esize();
         let filters = d.filters.clone();
@@ -654,23 +657,44 @@ impl Hdf5Writer {
     ///
     /// # Errors
     /// A selection outside the dataset, or a malformed stored chunk.
-    pub fn read(&mut self, ds: ObjId, slab: &Slab, out: &mut [u8]) -> WriteResult<()> {
-        self.heap.close(&mut self.alloc, &self.io)?;
+    pub fn read(&self, ds: ObjId, slab: &Slab, out: &mut [u8]) -> WriteResult<()> {
         let d = self.ds(ds)?;
         let dims = d.dims().to_vec();
         check_slab(&dims, slab)?;
-        let chunks = match &d.storage {
-            Storage::Chunked(_) => Some(self.chunk_map(ds)?.values().cloned().collect::<Vec<_>>()),
-            _ => None,
+        let cached = self.readers.lock().ok().and_then(|r| r.get(&ds).cloned());
+        let reader = match cached {
+            Some(r) => r,
+            None => {
+                let chunks = match &d.storage {
+                    Storage::Chunked(c) => match &c.index {
+                        ChunkIndexState::OnDisk(_) => None,
+                        ChunkIndexState::Map { chunks, .. } => {
+                            Some(chunks.values().cloned().collect())
+                        }
+                    },
+                    _ => None,
+                };
+                let r = d.reader(&self.reader, chunks);
+                if let Ok(mut m) = self.readers.lock() {
+                    m.insert(ds, r.clone());
+                }
+                r
+            }
         };
-        let d = self.ds(ds)?;
-        d.reader(&self.reader, chunks).read_slab_into(slab, out)?;
+        reader.read_slab_into(slab, out)?;
         if let Storage::Chunked(c) = &d.storage {
             for (off, buf) in &c.cache {
                 gather(buf, &c.dims, off, slab, d.esize(), out);
             }
         }
         Ok(())
+    }
+
+    /// Forgets the reader kept for a dataset (its data or shape changed).
+    pub(crate) fn invalidate_reader(&self, ds: ObjId) {
+        if let Ok(mut m) = self.readers.lock() {
+            m.remove(&ds);
+        }
     }
 }
 

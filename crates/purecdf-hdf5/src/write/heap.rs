@@ -1,12 +1,11 @@
 //! Variable-length data and object references in element data: [`Piece`]s, their encoding into
 //! file bytes, and the global heap collections (HDF5 File Format Specification v3.0, section
 //! III.E) that hold the variable-length parts. A collection is reserved at a fixed capacity
-//! when its first object is stored and written when it fills or at the next flush; after a
-//! flush a new collection is started, so a collection is never rewritten once synced.
+//! when its first object is stored; each object is written as it is stored; after a flush a
+//! new collection is started, so a collection is never changed once a synced header can
+//! reach it.
 
-use crate::format::global_heap::{
-    collection_used, encode_collection, MAX_OBJECTS, MIN_COLLECTION_SIZE,
-};
+use crate::format::global_heap::{collection_used, MAX_OBJECTS, MIN_COLLECTION_SIZE};
 use crate::write::io::{Allocator, RwFile};
 use crate::write::{ObjId, WriteResult};
 
@@ -103,7 +102,7 @@ const MAX_CAPACITY: usize = 1 << 20;
 struct OpenCollection {
     addr: u64,
     capacity: usize,
-    objects: Vec<Vec<u8>>,
+    count: usize,
     used: usize,
 }
 
@@ -115,8 +114,31 @@ pub(crate) struct HeapWriter {
     next_capacity: usize,
 }
 
+/// A collection's 16-byte header: signature, version, reserved, size.
+fn collection_header(capacity: usize) -> [u8; 16] {
+    let mut h = [0u8; 16];
+    h[..4].copy_from_slice(b"GCOL");
+    h[4] = 1;
+    h[8..].copy_from_slice(&(capacity as u64).to_le_bytes());
+    h
+}
+
+/// The free-space object (index 0) covering `[used, capacity)`, when a header fits there.
+fn free_space(c: &OpenCollection, io: &RwFile) -> WriteResult<()> {
+    let free = c.capacity - c.used;
+    if free >= 16 {
+        let mut h = [0u8; 16];
+        h[8..].copy_from_slice(&(free as u64).to_le_bytes());
+        io.write_at(c.addr + c.used as u64, &h)?;
+    }
+    Ok(())
+}
+
 impl HeapWriter {
-    /// Stores one heap object, returning the collection address and object index.
+    /// Stores one heap object, returning the collection address and object index. The object
+    /// is written at once, followed by the free-space object, so the collection on disk is
+    /// always complete; a collection is only ever extended before the flush that first makes
+    /// it reachable.
     pub(crate) fn store(
         &mut self,
         data: Vec<u8>,
@@ -126,7 +148,7 @@ impl HeapWriter {
         let need = collection_used(std::iter::once(data.len())) - 16;
         if let Some(c) = &self.open {
             // Keep room for the free-space object's header.
-            if c.used + need + 16 > c.capacity || c.objects.len() >= MAX_OBJECTS {
+            if c.used + need + 16 > c.capacity || c.count >= MAX_OBJECTS {
                 self.close(alloc, io)?;
             }
         }
@@ -137,20 +159,29 @@ impl HeapWriter {
                 self.next_capacity = (planned * 2).min(MAX_CAPACITY);
                 let capacity = planned.max(16 + need + 16).div_ceil(8) * 8;
                 let addr = alloc.alloc(capacity as u64, io);
+                io.write_at(addr, &collection_header(capacity))?;
                 self.open.insert(OpenCollection {
                     addr,
                     capacity,
-                    objects: Vec::new(),
+                    count: 0,
                     used: 16,
                 })
             }
         };
-        c.objects.push(data);
+        c.count += 1;
+        let mut obj = Vec::with_capacity(need);
+        obj.extend_from_slice(&(c.count as u16).to_le_bytes());
+        obj.extend_from_slice(&[0u8; 6]);
+        obj.extend_from_slice(&(data.len() as u64).to_le_bytes());
+        obj.extend_from_slice(&data);
+        obj.resize(need, 0);
+        io.write_at(c.addr + c.used as u64, &obj)?;
         c.used += need;
-        Ok((c.addr, c.objects.len() as u32))
+        free_space(c, io)?;
+        Ok((c.addr, c.count as u32))
     }
 
-    /// Writes the collection being filled, if any; the next object starts a new one. A
+    /// Ends the collection being filled, if any; the next object starts a new one. A
     /// collection that is the last thing allocated gives back the room it did not use.
     pub(crate) fn close(&mut self, alloc: &mut Allocator, io: &RwFile) -> WriteResult<()> {
         if let Some(mut c) = self.open.take() {
@@ -159,11 +190,10 @@ impl HeapWriter {
                 if fit < c.capacity {
                     c.capacity = fit;
                     alloc.shrink_to(c.addr + fit as u64, io);
+                    io.write_at(c.addr, &collection_header(fit))?;
+                    free_space(&c, io)?;
                 }
             }
-            let bytes = encode_collection(&c.objects, c.capacity);
-            debug_assert_eq!(bytes.len(), c.capacity);
-            io.write_at(c.addr, &bytes)?;
         }
         Ok(())
     }

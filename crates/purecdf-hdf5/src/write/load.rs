@@ -106,6 +106,7 @@ pub(crate) fn load(file: std::fs::File) -> WriteResult<Hdf5Writer> {
         extension: sb.extension,
         heap: HeapWriter::default(),
         chunk_cache_limit: 64 << 20,
+        readers: Default::default(),
     })
 }
 

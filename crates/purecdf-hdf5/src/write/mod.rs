@@ -184,6 +184,8 @@ pub struct Hdf5Writer {
     pub(crate) heap: heap::HeapWriter,
     /// Bytes of partially written chunks kept in memory before they are written out.
     pub(crate) chunk_cache_limit: usize,
+    /// Readers of datasets read back, kept until the dataset changes.
+    pub(crate) readers: std::sync::Mutex<std::collections::HashMap<ObjId, crate::read::Dataset>>,
 }
 
 impl std::fmt::Debug for Hdf5Writer {
@@ -286,6 +288,7 @@ impl Hdf5Writer {
             extension: None,
             heap: heap::HeapWriter::default(),
             chunk_cache_limit: 64 << 20,
+            readers: Default::default(),
         };
         w.objects.push(Object::new(Body::Group {
             links: Vec::new(),
