@@ -303,6 +303,91 @@ fn lib_msg(e: &purecdf::Error) -> String {
     e.nc_message()
 }
 
+/// genbin's `genbin_definespecialattributes`: storage, fletcher32, deflate/shuffle, byte order,
+/// fill, filters, in that order.
+fn define_specials(
+    f: &mut purecdf::FileMut,
+    v: VarId,
+    sp: &purecdf::cdl::VarSpecials,
+) -> purecdf::Result<()> {
+    use purecdf::cdl::StorageKind;
+    match (sp.storage, &sp.chunk_sizes) {
+        (Some(StorageKind::Contiguous), _) => {
+            f.def_var_chunking(v, purecdf::Chunking::Contiguous)?
+        }
+        (Some(StorageKind::Compact), _) => f.def_var_chunking(v, purecdf::Chunking::Compact)?,
+        (Some(StorageKind::Chunked), Some(c)) | (None, Some(c)) => {
+            f.def_var_chunking(v, purecdf::Chunking::Chunked(c.clone()))?
+        }
+        (Some(StorageKind::Chunked), None) => {
+            f.def_var_chunking(v, purecdf::Chunking::Chunked(Vec::new()))?
+        }
+        (None, None) => {}
+    }
+    if sp.fletcher32 == Some(true) {
+        f.def_var_fletcher32(v, true)?;
+    }
+    if sp.deflate_level.is_some() || sp.shuffle.is_some() {
+        let level = sp.deflate_level.filter(|l| *l >= 0).map(|l| l as u32);
+        f.def_var_deflate(v, sp.shuffle == Some(true), level)?;
+    }
+    if let Some(big) = sp.big_endian {
+        f.def_var_endian(v, Some(big))?;
+    }
+    if let Some(no_fill) = sp.no_fill {
+        f.def_var_fill(v, no_fill)?;
+    }
+    for (id, params) in &sp.filters {
+        f.def_var_filter(v, *id, params)?;
+    }
+    Ok(())
+}
+
+/// A user type whose member types name the ids the writer gave to types defined earlier.
+fn remap_type(
+    t: &purecdf::model::UserType,
+    ids: &[Option<purecdf::TypeId>],
+) -> purecdf::model::UserType {
+    use purecdf::model::UserTypeKind;
+    let m = |t: NcType| match t {
+        NcType::User(id) => ids.get(id.0).copied().flatten().map_or(t, NcType::User),
+        t => t,
+    };
+    let kind = match &t.kind {
+        UserTypeKind::Compound { size, fields } => UserTypeKind::Compound {
+            size: *size,
+            fields: fields
+                .iter()
+                .map(|f| purecdf::model::CompoundField {
+                    typ: m(f.typ),
+                    ..f.clone()
+                })
+                .collect(),
+        },
+        UserTypeKind::Vlen { base } => UserTypeKind::Vlen { base: m(*base) },
+        UserTypeKind::Enum { base, members } => UserTypeKind::Enum {
+            base: m(*base),
+            members: members.clone(),
+        },
+        other => other.clone(),
+    };
+    purecdf::model::UserType {
+        name: t.name.clone(),
+        kind,
+    }
+}
+
+/// Values of a user type, relabelled with the writer's id for that type.
+fn remap_values(v: &purecdf::Values, ids: &[Option<purecdf::TypeId>]) -> purecdf::Values {
+    match v {
+        purecdf::Values::User(t, items) => match ids.get(t.0).copied().flatten() {
+            Some(n) => purecdf::Values::User(n, items.clone()),
+            None => v.clone(),
+        },
+        _ => v.clone(),
+    }
+}
+
 /// Writes the dataset in ncgen's `genbin_netcdf` order; `file` is the input's name for messages.
 fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String> {
     let mut f = purecdf::create_with(
@@ -327,14 +412,31 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
         f.set_fill(false).map_err(|e| lib_msg(&e))?;
     }
     let s = &ds.schema;
-    if s.groups.len() > 1 || !s.types.is_empty() {
+    let nc4 = !ds.format.is_classic_family();
+    if !nc4 && (s.groups.len() > 1 || !s.types.is_empty()) {
         return Err(purecdf::ErrorKind::NotNc4.nc_message().to_string());
     }
+    // Groups in preorder (the order they were declared), then types in ncgen's order.
+    let mut group_ids = vec![purecdf::GroupId(0); s.groups.len()];
+    for (i, g) in s.groups.iter().enumerate().skip(1) {
+        let parent = group_ids[g.parent.map_or(0, |p| p.0)];
+        group_ids[i] = f.add_group(parent, &g.name).map_err(|e| lib_msg(&e))?;
+    }
+    let mut type_ids: Vec<Option<purecdf::TypeId>> = vec![None; s.types.len()];
+    for t in &ds.type_order {
+        let (g, ut) = &s.types[t.0];
+        let ut = remap_type(ut, &type_ids);
+        type_ids[t.0] = Some(f.add_type(group_ids[g.0], ut).map_err(|e| lib_msg(&e))?);
+    }
+    let typ_of = |t: NcType| match t {
+        NcType::User(id) => type_ids[id.0].map_or(t, NcType::User),
+        t => t,
+    };
     let mut dim_ids = Vec::with_capacity(s.dims.len());
     for d in &s.dims {
         let len = if d.unlimited { 0 } else { d.len };
         let id = f
-            .add_dimension_in(d.group, &d.name, len, d.unlimited)
+            .add_dimension_in(group_ids[d.group.0], &d.name, len, d.unlimited)
             .map_err(|e| lib_msg(&e))?;
         dim_ids.push(id);
     }
@@ -342,17 +444,19 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
     for v in &s.vars {
         let dims: Vec<_> = v.dims.iter().map(|d| dim_ids[d.0]).collect();
         let id = f
-            .add_variable_in(v.group, &v.name, v.typ, &dims)
+            .add_variable_in(group_ids[v.group.0], &v.name, typ_of(v.typ), &dims)
             .map_err(|e| lib_msg(&e))?;
         var_ids.push(id);
     }
     for (i, _) in s.vars.iter().enumerate() {
-        if needs_netcdf4(ds, VarId(i)) {
+        if !nc4 && needs_netcdf4(ds, VarId(i)) {
             return Err(purecdf::ErrorKind::NotNc4.nc_message().to_string());
         }
-        // genbin's special per-variable properties: `_NoFill` is nc_def_var_fill, which
-        // netCDF-3 files support too.
-        if let Some(no_fill) = ds.specials[i].no_fill {
+        if nc4 {
+            define_specials(&mut f, var_ids[i], &ds.specials[i]).map_err(|e| lib_msg(&e))?;
+        } else if let Some(no_fill) = ds.specials[i].no_fill {
+            // genbin's special per-variable properties: `_NoFill` is nc_def_var_fill, which
+            // netCDF-3 files support too.
             f.def_var_fill(var_ids[i], no_fill)
                 .map_err(|e| lib_msg(&e))?;
         }
@@ -368,26 +472,32 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
             continue;
         };
         let typ = att.values.nc_type();
-        if typ == NcType::String && ds.format.is_classic_family() {
+        if typ == NcType::String && ds.format.is_classic_model() {
             // netcdf-c 4.9's ncgen drops string attributes from netCDF-3 output silently.
             continue;
         }
-        f.put_attribute(*g, *var, &att.name, att.values.clone())
-            .map_err(|e| {
-                if typ == NcType::Int64 {
-                    // genbin uses CHECK_ERR2 for 64-bit integer attributes.
-                    format!("cdl line {line}; {}", lib_msg(&e))
-                } else {
-                    lib_msg(&e)
-                }
-            })?;
+        let target_var = var.map(|v| var_ids[v.0]);
+        f.put_attribute(
+            group_ids[g.0],
+            target_var,
+            &att.name,
+            remap_values(&att.values, &type_ids),
+        )
+        .map_err(|e| {
+            if typ == NcType::Int64 {
+                // genbin uses CHECK_ERR2 for 64-bit integer attributes.
+                format!("cdl line {line}; {}", lib_msg(&e))
+            } else {
+                lib_msg(&e)
+            }
+        })?;
     }
     if a.nofill {
         f.set_fill(false).map_err(|e| lib_msg(&e))?;
     }
     f.enddef().map_err(|e| lib_msg(&e))?;
     if !a.header_only {
-        for i in 0..s.vars.len() {
+        for (i, out_id) in var_ids.iter().enumerate() {
             let v = VarId(i);
             eprint!("{}", ds.data_warnings(v, file));
             let values = match ds.var_values(v) {
@@ -404,10 +514,8 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
             }
             let start = vec![0u64; shape.len()];
             let ext: Extents = (start.as_slice(), shape.as_slice()).into();
-            if s.var(v).typ == NcType::String || matches!(s.var(v).typ, NcType::User(_)) {
-                return Err(purecdf::ErrorKind::BadType.nc_message().to_string());
-            }
-            f.put_raw_values(v, &values, ext).map_err(|e| lib_msg(&e))?;
+            f.put_raw_values(*out_id, &remap_values(&values, &type_ids), ext)
+                .map_err(|e| lib_msg(&e))?;
         }
     }
     f.close().map_err(|e| lib_msg(&e))

@@ -40,7 +40,11 @@ fn walk(f: &Hdf5File, path: &str, addr: u64, seen: &mut HashSet<u64>) {
             m.creation_order,
             m.data.len(),
             m.offset,
-            &m.data[..m.data.len().min(12)]
+            &m.data[..m.data.len().min(if std::env::var("FULL").is_ok() {
+                4096
+            } else {
+                12
+            })]
         );
     }
     let is_group = oh.message(MessageType::SYMBOL_TABLE).is_some()

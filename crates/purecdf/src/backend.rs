@@ -5,8 +5,8 @@
 //! checking and fill-value handling for callers live once, in the generic layer (`file.rs`,
 //! `convert.rs`), not in each backend.
 
-use crate::error::Result;
-use crate::model::{GroupId, NcType, Schema, Values, VarId};
+use crate::error::{fail, ErrorKind, Result};
+use crate::model::{GroupId, NcType, Schema, TypeId, UserType, Values, VarId};
 use crate::selection::Hyperslab;
 
 /// The storage format of a dataset.
@@ -48,6 +48,17 @@ impl Format {
     }
 }
 
+/// How a netCDF-4 variable stores its data (`nc_def_var_chunking`, or `_Storage` in CDL).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Chunking {
+    /// One contiguous block (`NC_CONTIGUOUS`).
+    Contiguous,
+    /// Inside the dataset's header, at most 64 KiB (`NC_COMPACT`).
+    Compact,
+    /// Chunks of these sizes, one per dimension (`NC_CHUNKED`); empty: the default sizes.
+    Chunked(Vec<u64>),
+}
+
 /// Read access to one opened dataset. Implementations are `Send + Sync`: reads take `&self` and
 /// must not serialise on a global lock (use positional reads).
 pub(crate) trait Backend: Send + Sync {
@@ -66,14 +77,24 @@ pub(crate) trait Backend: Send + Sync {
     /// [`Backend::read_raw`] for fixed-size atomic types; backends with strings or user types
     /// override it.
     fn read_values(&self, var: VarId, slab: &Hyperslab) -> Result<Values> {
-        let typ = self.schema().var(var).typ;
-        let n = usize::try_from(slab.num_elements()).map_err(|_| crate::ErrorKind::NoMem)?;
-        let size = typ.atomic_size().ok_or(crate::ErrorKind::BadType)?;
-        let bytes = n.checked_mul(size).ok_or(crate::ErrorKind::NoMem)?;
-        let mut raw = vec![0u8; bytes];
-        self.read_raw(var, slab, &mut raw)?;
-        crate::convert::values_from_ne_bytes(typ, &raw)
+        read_atomic_values(self, var, slab)
     }
+}
+
+/// Reads a hyperslab of a fixed-size atomic variable as [`Values`], through
+/// [`Backend::read_raw`].
+pub(crate) fn read_atomic_values<B: Backend + ?Sized>(
+    b: &B,
+    var: VarId,
+    slab: &Hyperslab,
+) -> Result<Values> {
+    let typ = b.schema().var(var).typ;
+    let n = usize::try_from(slab.num_elements()).map_err(|_| crate::ErrorKind::NoMem)?;
+    let size = typ.atomic_size().ok_or(crate::ErrorKind::BadType)?;
+    let bytes = n.checked_mul(size).ok_or(crate::ErrorKind::NoMem)?;
+    let mut raw = vec![0u8; bytes];
+    b.read_raw(var, slab, &mut raw)?;
+    crate::convert::values_from_ne_bytes(typ, &raw)
 }
 
 /// Write access: define mode operations, data writes, sync. Each method mirrors the netCDF C call
@@ -134,6 +155,45 @@ pub(crate) trait BackendMut: Backend {
     fn write_raw(&mut self, var: VarId, slab: &Hyperslab, data: &[u8]) -> Result<()>;
     /// `nc_sync`: flush everything written so far to stable storage.
     fn sync(&mut self) -> Result<()>;
+    /// `nc_def_grp`: a child group (netCDF-4 only).
+    fn def_grp(&mut self, _parent: GroupId, _name: &str) -> Result<GroupId> {
+        fail(ErrorKind::NotNc4, "groups need a netCDF-4 file")
+    }
+    /// `nc_rename_grp` (netCDF-4 only).
+    fn rename_grp(&mut self, _group: GroupId, _name: &str) -> Result<()> {
+        fail(ErrorKind::NotNc4, "groups need a netCDF-4 file")
+    }
+    /// `nc_def_compound` / `nc_def_vlen` / `nc_def_enum` / `nc_def_opaque` with all their
+    /// members at once (netCDF-4 only).
+    fn def_type(&mut self, _group: GroupId, _t: UserType) -> Result<TypeId> {
+        fail(ErrorKind::NotNc4, "user-defined types need a netCDF-4 file")
+    }
+    /// `nc_def_var_chunking` (netCDF-4 only).
+    fn def_var_chunking(&mut self, _var: VarId, _chunking: Chunking) -> Result<()> {
+        fail(ErrorKind::NotNc4, "chunking needs a netCDF-4 file")
+    }
+    /// `nc_def_var_deflate`: shuffle, and deflate at a level 1–9 (`None`: no deflate).
+    fn def_var_deflate(&mut self, _var: VarId, _shuffle: bool, _level: Option<u32>) -> Result<()> {
+        fail(ErrorKind::NotNc4, "compression needs a netCDF-4 file")
+    }
+    /// `nc_def_var_fletcher32`.
+    fn def_var_fletcher32(&mut self, _var: VarId, _on: bool) -> Result<()> {
+        fail(ErrorKind::NotNc4, "checksums need a netCDF-4 file")
+    }
+    /// `nc_def_var_endian`: `Some(true)` big-endian, `Some(false)` little, `None` native.
+    fn def_var_endian(&mut self, _var: VarId, _big: Option<bool>) -> Result<()> {
+        fail(ErrorKind::NotNc4, "byte order needs a netCDF-4 file")
+    }
+    /// `nc_def_var_filter`: an HDF5 filter id and its parameters, appended to the pipeline.
+    fn def_var_filter(&mut self, _var: VarId, _id: u32, _params: &[u32]) -> Result<()> {
+        fail(ErrorKind::NotNc4, "filters need a netCDF-4 file")
+    }
+    /// Writes values of the variable's own type (strings and user types included) into
+    /// `slab`. The default handles fixed-size atomic types through [`BackendMut::write_raw`].
+    fn write_values(&mut self, var: VarId, slab: &Hyperslab, values: &Values) -> Result<()> {
+        let raw = crate::convert::values_to_ne_bytes(values)?;
+        self.write_raw(var, slab, &raw)
+    }
     /// `nc_close`: leave define mode if needed, flush and sync.
     fn close(&mut self) -> Result<()>;
 }

@@ -120,9 +120,13 @@ pub fn append(path: impl AsRef<Path>) -> Result<FileMut> {
             let b = crate::classic::ClassicFile::open(path, true).map_err(|e| e.path(path))?;
             Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()))
         }
-        Magic::Hdf5 | Magic::Hdf4 => Err(Error::with_detail(
+        Magic::Hdf5 => {
+            let b = crate::netcdf4::Netcdf4Writer::open(path).map_err(|e| e.path(path))?;
+            Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()))
+        }
+        Magic::Hdf4 => Err(Error::with_detail(
             ErrorKind::NotBuilt,
-            "writing this format is not implemented yet",
+            "writing HDF4 files is not supported (HDF4 is read-only)",
         )
         .path(path)),
         Magic::Unknown => Err(Error::new(ErrorKind::NotNc).path(path)),
@@ -132,7 +136,7 @@ pub fn append(path: impl AsRef<Path>) -> Result<FileMut> {
 /// Creates (clobbering) a dataset of the given format, in define mode.
 ///
 /// # Errors
-/// NC_ENOTBUILT for netCDF-4 (not implemented yet); system errors when the file cannot be created.
+/// System errors when the file cannot be created.
 pub fn create(path: impl AsRef<Path>, format: Format) -> Result<FileMut> {
     create_with(
         path,
@@ -150,11 +154,9 @@ pub fn create(path: impl AsRef<Path>, format: Format) -> Result<FileMut> {
 pub fn create_with(path: impl AsRef<Path>, options: CreateOptions) -> Result<FileMut> {
     let path = path.as_ref();
     if !options.format.is_classic_family() {
-        return Err(Error::with_detail(
-            ErrorKind::NotBuilt,
-            "netCDF-4 writing is not implemented yet",
-        )
-        .path(path));
+        let b = crate::netcdf4::Netcdf4Writer::create(path, options.format, options.noclobber)
+            .map_err(|e| e.path(path))?;
+        return Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()));
     }
     let b = crate::classic::ClassicFile::create(path, options.format, options.noclobber)
         .map_err(|e| e.path(path))?;

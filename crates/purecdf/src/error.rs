@@ -110,6 +110,12 @@ pub enum ErrorKind {
     Io,
     /// NC_ELATEFILL: attempt to define fill value when data already exists.
     LateFill,
+    /// NC_ELATEDEF: attempt to define variable properties after enddef.
+    LateDef,
+    /// NC_ESTORAGE: contiguous and chunked storage both asked for.
+    Storage,
+    /// NC_EBADCHUNK: bad chunk sizes.
+    BadChunk,
     /// NC_EDIMMETA / NC_EVARMETA and friends: malformed metadata.
     BadMeta,
 }
@@ -157,7 +163,7 @@ impl ErrorKind {
             CantWrite => -103,
             CantCreate => -104,
             NoGrp => -125,
-            StrictNc3 => -126,
+            StrictNc3 => -112,
             NotNc4 => -111,
             BadGrpId => -116,
             BadTypeId => -117,
@@ -166,7 +172,10 @@ impl ErrorKind {
             NoFilter => -136,
             NotFound => -90,
             Io => -68,
-            LateFill => -130,
+            LateFill => -122,
+            LateDef => -123,
+            Storage => -126,
+            BadChunk => -127,
             BadMeta => -108,
         }
     }
@@ -211,20 +220,23 @@ impl ErrorKind {
                 "NetCDF: Attempt to use feature that was not turned on when netCDF was built."
             }
             Hdf => "NetCDF: HDF error",
-            CantRead => "NetCDF: Can't read.",
-            CantWrite => "NetCDF: Can't write.",
-            CantCreate => "NetCDF: Can't create.",
+            CantRead => "NetCDF: Can't read file",
+            CantWrite => "NetCDF: Can't write file",
+            CantCreate => "NetCDF: Can't create file",
             NoGrp => "NetCDF: No group found.",
             StrictNc3 => "NetCDF: Attempting netcdf-4 operation on strict nc3 netcdf-4 file",
             NotNc4 => "NetCDF: Attempting netcdf-4 operation on netcdf-3 file",
-            BadGrpId => "NetCDF: Bad group ID.",
-            BadTypeId => "NetCDF: Bad type ID.",
-            BadField => "NetCDF: Bad field ID.",
+            BadGrpId => "NetCDF: Bad group ID",
+            BadTypeId => "NetCDF: Bad type ID",
+            BadField => "NetCDF: Bad field ID",
             Filter => "NetCDF: Filter error: bad id or parameters or duplicate filter",
             NoFilter => "NetCDF: Filter error: undefined filter encountered",
             NotFound => "No such file or directory",
             Io => "NetCDF: I/O failure",
             LateFill => "NetCDF: Attempt to define fill value when data already exists.",
+            LateDef => "NetCDF: Attempt to define var properties, like deflate, after enddef.",
+            Storage => "NetCDF: Cannot specify both contiguous and chunking.",
+            BadChunk => "NetCDF: Bad chunk sizes.",
             BadMeta => "NetCDF: Problem with variable metadata.",
         }
     }

@@ -134,7 +134,13 @@ impl File {
         let s = self.schema();
         let shape = s.shape(var);
         let slab = extents.to_hyperslab(&shape)?;
-        slab.check(&shape, s.is_record_var(var), writing)
+        let growable: Vec<bool> = s
+            .var(var)
+            .dims
+            .iter()
+            .map(|d| s.dim(*d).unlimited)
+            .collect();
+        slab.check_growable(&shape, &growable, writing)
             .map_err(|e| e.object(s.var(var).name.clone()))?;
         Ok(slab)
     }
@@ -595,8 +601,7 @@ impl FileMut {
         } else {
             convert::convert_values(values, typ)?
         };
-        let raw = convert::values_to_ne_bytes(&values)?;
-        let r = self.backend_mut().write_raw(var, &slab, &raw);
+        let r = self.backend_mut().write_values(var, &slab, &values);
         self.with_path(r)
     }
 
@@ -626,6 +631,56 @@ impl FileMut {
             );
         }
         let r = self.backend_mut().write_raw(var, &slab, data);
+        self.with_path(r)
+    }
+
+    /// Adds a child group (`nc_def_grp`; netCDF-4 only).
+    pub fn add_group(&mut self, parent: GroupId, name: &str) -> Result<GroupId> {
+        let r = self.backend_mut().def_grp(parent, name);
+        self.with_path(r)
+    }
+
+    /// Renames a group (`nc_rename_grp`; netCDF-4 only).
+    pub fn rename_group(&mut self, group: GroupId, name: &str) -> Result<()> {
+        let r = self.backend_mut().rename_grp(group, name);
+        self.with_path(r)
+    }
+
+    /// Defines a user type (compound, vlen, enum or opaque) in a group, with all its members
+    /// (`nc_def_compound` + `nc_insert_compound`, `nc_def_vlen`, `nc_def_enum` +
+    /// `nc_insert_enum`, `nc_def_opaque`; netCDF-4 only).
+    pub fn add_type(&mut self, group: GroupId, t: crate::model::UserType) -> Result<crate::TypeId> {
+        let r = self.backend_mut().def_type(group, t);
+        self.with_path(r)
+    }
+
+    /// `nc_def_var_chunking`: contiguous, compact, or chunked storage (netCDF-4 only).
+    pub fn def_var_chunking(&mut self, var: VarId, chunking: crate::Chunking) -> Result<()> {
+        let r = self.backend_mut().def_var_chunking(var, chunking);
+        self.with_path(r)
+    }
+
+    /// `nc_def_var_deflate`: shuffle and deflate level (1–9; `None` or 0: no deflate).
+    pub fn def_var_deflate(&mut self, var: VarId, shuffle: bool, level: Option<u32>) -> Result<()> {
+        let r = self.backend_mut().def_var_deflate(var, shuffle, level);
+        self.with_path(r)
+    }
+
+    /// `nc_def_var_fletcher32`.
+    pub fn def_var_fletcher32(&mut self, var: VarId, on: bool) -> Result<()> {
+        let r = self.backend_mut().def_var_fletcher32(var, on);
+        self.with_path(r)
+    }
+
+    /// `nc_def_var_endian`: `Some(true)` big-endian, `Some(false)` little, `None` native.
+    pub fn def_var_endian(&mut self, var: VarId, big: Option<bool>) -> Result<()> {
+        let r = self.backend_mut().def_var_endian(var, big);
+        self.with_path(r)
+    }
+
+    /// `nc_def_var_filter`: an HDF5 filter id and its parameters.
+    pub fn def_var_filter(&mut self, var: VarId, id: u32, params: &[u32]) -> Result<()> {
+        let r = self.backend_mut().def_var_filter(var, id, params);
         self.with_path(r)
     }
 

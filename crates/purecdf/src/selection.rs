@@ -42,6 +42,19 @@ impl Hyperslab {
     /// `unlimited_first` says the first dimension is unlimited; `writing` allows a write past its
     /// current length (records are appended).
     pub fn check(&self, shape: &[u64], unlimited_first: bool, writing: bool) -> Result<()> {
+        let mut growable = vec![false; shape.len()];
+        if let Some(g) = growable.first_mut() {
+            *g = unlimited_first;
+        }
+        self.check_growable(shape, &growable, writing)
+    }
+
+    /// As [`Hyperslab::check`], with every dimension marked in `growable` (the unlimited ones)
+    /// free to grow when `writing` (netCDF-4 variables may have several unlimited dimensions).
+    ///
+    /// # Errors
+    /// As [`Hyperslab::check`].
+    pub fn check_growable(&self, shape: &[u64], growable: &[bool], writing: bool) -> Result<()> {
         if self.start.len() != shape.len()
             || self.count.len() != shape.len()
             || self.stride.len() != shape.len()
@@ -63,7 +76,7 @@ impl Hyperslab {
                     format!("stride {stride} on dimension {i}"),
                 );
             }
-            if i == 0 && unlimited_first && writing {
+            if writing && growable.get(i).copied().unwrap_or(false) {
                 continue;
             }
             if start > len {

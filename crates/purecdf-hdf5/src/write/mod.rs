@@ -339,6 +339,15 @@ impl Hdf5Writer {
         self.objects.get(id.0).and_then(|o| o.addr)
     }
 
+    /// Every object that has a header on disk, by the header's address.
+    pub fn objects_by_address(&self) -> std::collections::HashMap<u64, ObjId> {
+        self.objects
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| o.addr.map(|a| (a, ObjId(i))))
+            .collect()
+    }
+
     /// The links of a group, in creation order.
     ///
     /// # Errors

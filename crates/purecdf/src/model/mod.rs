@@ -260,6 +260,30 @@ impl Schema {
         }
     }
 
+    /// Alignment of a type in memory as a C compiler lays out netCDF's in-memory types
+    /// (netcdf-c `ncaux_class_alignment`): atomic types their size (strings are pointers),
+    /// vlens 8 (`nc_vlen_t`), opaque 1, enums their base, compounds their strictest field.
+    pub fn type_align(&self, t: NcType) -> usize {
+        self.type_align_depth(t, 0)
+    }
+
+    fn type_align_depth(&self, t: NcType, depth: u32) -> usize {
+        match t {
+            NcType::User(id) if depth < 64 => match self.types.get(id.0).map(|(_, u)| &u.kind) {
+                Some(UserTypeKind::Compound { fields, .. }) => fields
+                    .iter()
+                    .map(|f| self.type_align_depth(f.typ, depth + 1))
+                    .max()
+                    .unwrap_or(1),
+                Some(UserTypeKind::Vlen { .. }) => 8,
+                Some(UserTypeKind::Enum { base, .. }) => base.atomic_size().unwrap_or(1),
+                _ => 1,
+            },
+            NcType::User(_) => 1,
+            other => other.atomic_size().unwrap_or(1),
+        }
+    }
+
     /// Name of a type as CDL spells it: the keyword for atomic types, the type's name otherwise.
     pub fn type_name(&self, t: NcType) -> &str {
         match t {

@@ -24,9 +24,9 @@ use crate::model::{DimId, GroupId, NcType, Schema, StorageInfo, Value, Values, R
 /// The NAME a pure dimension's scale carries.
 const PURE_DIM: &str = "This is a netCDF dimension but not a netCDF variable";
 /// Prefix of a variable named like a dimension it is not the coordinate of.
-const NON_COORD: &str = "_nc4_non_coord_";
+pub(crate) const NON_COORD: &str = "_nc4_non_coord_";
 /// Attributes that are bookkeeping, never shown.
-const HIDDEN: [&str; 6] = [
+pub(crate) const HIDDEN: [&str; 6] = [
     "CLASS",
     "NAME",
     "REFERENCE_LIST",
@@ -68,8 +68,23 @@ struct PendingVar {
     renamed: bool,
 }
 
+/// Where the netCDF objects of a file are: HDF5 object header addresses by netCDF id, for a
+/// writer that updates the file.
+#[derive(Debug, Default)]
+pub(crate) struct Located {
+    /// Group header address, by [`GroupId`].
+    pub(crate) groups: Vec<u64>,
+    /// Dimension-scale dataset address, by [`DimId`] (`None`: a phony dimension).
+    pub(crate) scales: Vec<Option<u64>>,
+    /// netCDF dimension id, by [`DimId`].
+    pub(crate) dimids: Vec<i64>,
+    /// Committed datatype address, by type id.
+    pub(crate) types: Vec<u64>,
+}
+
 struct Builder<'a> {
     h5: &'a Hdf5File,
+    group_addrs: Vec<u64>,
     schema: Schema,
     types: TypeTable,
     scales: HashMap<u64, DimId>,
@@ -86,9 +101,10 @@ struct Builder<'a> {
 pub(crate) fn build(
     h5: &Hdf5File,
     heaps: &super::HeapCache,
-) -> Result<(Schema, Vec<Option<VarData>>, Format)> {
+) -> Result<(Schema, Vec<Option<VarData>>, Format, Located)> {
     let mut b = Builder {
         h5,
+        group_addrs: Vec::new(),
         schema: Schema::default(),
         types: TypeTable::default(),
         scales: HashMap::new(),
@@ -130,7 +146,21 @@ pub(crate) fn build(
         name: "_IsNetcdf4".into(),
         values: Values::Int(vec![i32::from(is_nc4)]),
     });
-    Ok((b.schema, vars, format))
+    let mut located = Located {
+        groups: b.group_addrs,
+        scales: vec![None; b.schema.dims.len()],
+        dimids: (0..b.schema.dims.len())
+            .map(|d| b.nc_dimid.get(&DimId(d)).copied().unwrap_or(d as i64))
+            .collect(),
+        types: vec![0; b.schema.types.len()],
+    };
+    for (addr, d) in &b.scales {
+        located.scales[d.0] = Some(*addr);
+    }
+    for (addr, t) in &b.types.by_address {
+        located.types[t.0] = *addr;
+    }
+    Ok((b.schema, vars, format, located))
 }
 
 /// The parameters netcdf-c reports for a filter. For szip (id 4) HDF5 stores four values (options
@@ -180,6 +210,10 @@ impl Builder<'_> {
             );
         }
         self.visited.push(address);
+        if self.group_addrs.len() <= gid.0 {
+            self.group_addrs.resize(gid.0 + 1, 0);
+        }
+        self.group_addrs[gid.0] = address;
         let group = Group::load(self.h5, address).map_err(hdf)?;
         // Types first (attributes and variables may use them), then attributes, then the rest.
         let mut objects = Vec::new();

@@ -7,8 +7,11 @@
 //! model. Datasets without dimension scales (plain HDF5) get phony dimensions as netcdf-c names
 //! them (`phony_dim_N`).
 
-mod build;
+pub(crate) mod build;
 mod types;
+mod write;
+
+pub use write::Netcdf4Writer;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -64,7 +67,7 @@ impl Netcdf4File {
     pub fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
         let h5 = Hdf5File::open(source).map_err(hdf)?;
         let heaps = HeapCache::default();
-        let (schema, vars, format) = build::build(&h5, &heaps)?;
+        let (schema, vars, format, _) = build::build(&h5, &heaps)?;
         Ok(Netcdf4File {
             h5,
             schema,
@@ -187,13 +190,7 @@ impl Backend for Netcdf4File {
                 }
                 Ok(out)
             }
-            _ => {
-                let n = usize::try_from(slab.num_elements()).map_err(|_| ErrorKind::NoMem)?;
-                let size = typ.atomic_size().ok_or(ErrorKind::BadType)?;
-                let mut raw = vec![0u8; n.checked_mul(size).ok_or(ErrorKind::NoMem)?];
-                self.read_raw(var, slab, &mut raw)?;
-                crate::convert::values_from_ne_bytes(typ, &raw)
-            }
+            _ => crate::backend::read_atomic_values(self, var, slab),
         }
     }
 }

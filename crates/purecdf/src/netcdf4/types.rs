@@ -83,8 +83,11 @@ impl TypeTable {
         dt: &Datatype,
     ) -> Result<TypeId> {
         let kind = match dt {
-            Datatype::Compound { size, members } => {
+            Datatype::Compound { members, .. } => {
+                // netCDF reports a compound in its native memory layout (netcdf-c reads it
+                // through H5Tget_native_type): fields in order, each at its C alignment.
                 let mut fields = Vec::with_capacity(members.len());
+                let (mut offset, mut max_align) = (0usize, 1usize);
                 for m in members {
                     let (base, dims) = match &m.dtype {
                         Datatype::Array { dims, base } => {
@@ -92,15 +95,21 @@ impl TypeTable {
                         }
                         other => (other, Vec::new()),
                     };
+                    let typ = self.nc_type(base)?;
+                    let align = schema.type_align(typ).max(1);
+                    let n: usize = dims.iter().product::<usize>().max(1);
+                    offset = offset.div_ceil(align) * align;
                     fields.push(CompoundField {
                         name: m.name.clone(),
-                        offset: m.offset as usize,
-                        typ: self.nc_type(base)?,
+                        offset,
+                        typ,
                         dims,
                     });
+                    offset += n * schema.type_size(typ);
+                    max_align = max_align.max(align);
                 }
                 UserTypeKind::Compound {
-                    size: *size as usize,
+                    size: offset.div_ceil(max_align) * max_align,
                     fields,
                 }
             }

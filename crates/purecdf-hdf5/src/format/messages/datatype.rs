@@ -364,10 +364,12 @@ fn name(c: &mut Cursor<'_>, padded: bool) -> FormatResult<String> {
 impl Datatype {
     /// The datatype message version libhdf5 1.10 writes for this type under netCDF-4's 1.8 format
     /// bounds: 3 for compound, enumeration and array types (names unpadded, compact member
-    /// offsets), 1 for every other class. Members and base types keep their own version.
+    /// offsets) and sequences of them, 1 for every other class. Members and base types keep
+    /// their own version.
     pub fn encode_version(&self) -> u8 {
         match self {
             Datatype::Compound { .. } | Datatype::Enum { .. } | Datatype::Array { .. } => 3,
+            Datatype::VarLen { base, .. } => base.encode_version(),
             _ => 1,
         }
     }
@@ -432,7 +434,12 @@ impl Datatype {
                 e.u16(0).u16((*size * 8) as u16);
             }
             Datatype::Opaque { size, tag } => {
-                let padded = (tag.len() + 1).div_ceil(8) * 8;
+                // A tag is NUL-terminated and padded to 8 bytes; no tag is a length of 0.
+                let padded = if tag.is_empty() {
+                    0
+                } else {
+                    (tag.len() + 1).div_ceil(8) * 8
+                };
                 head(e, 5, padded as u32, *size);
                 e.bytes(tag.as_bytes()).zeros(padded - tag.len());
             }
@@ -552,6 +559,14 @@ mod encode_tests {
             tag: "raw bytes".into(),
         });
         round_trip(&Datatype::Reference { size: 8, kind: 0 });
+        // netcdf-c's opaque types have no tag: bit field 0, nothing after the size.
+        assert_eq!(
+            round_trip(&Datatype::Opaque {
+                size: 5,
+                tag: String::new(),
+            }),
+            [0x15, 0, 0, 0, 5, 0, 0, 0]
+        );
         let cmp = Datatype::Compound {
             size: 16,
             members: vec![

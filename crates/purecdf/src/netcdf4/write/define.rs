@@ -1,0 +1,562 @@
+//! Definitions (`nc_def_*`, `nc_put_att`, renames, fill and storage settings) of a netCDF-4
+//! file being written, with netcdf-c's checks and error codes (`libhdf5/hdf5var.c`
+//! `nc_def_var_extra`, `hdf5dim.c`, `hdf5attr.c`; the classic model's restrictions give
+//! NC_ESTRICTNC3), and opening an existing file for update.
+
+use purecdf_hdf5::write::Hdf5Writer;
+
+use super::{hw, Netcdf4Writer, VarState};
+use crate::backend::{BackendMut, Chunking, Format};
+use crate::error::{fail, Error, ErrorKind, Result};
+use crate::model::{normalize_name, DimId, GroupId, NcType, UserType, Values, VarId};
+use crate::selection::Hyperslab;
+
+/// Largest compact dataset netcdf-c allows (`SIXTY_FOUR_KB`).
+const MAX_COMPACT: u64 = 65536;
+/// HDF5 filter ids netcdf-c handles itself.
+const DEFLATE: u32 = 1;
+const SHUFFLE: u32 = 2;
+const FLETCHER32: u32 = 3;
+
+impl Netcdf4Writer {
+    fn classic_model(&self) -> bool {
+        self.format == Format::Netcdf4Classic
+    }
+
+    /// Enters define mode for a definition: netCDF-4 files do so by themselves, classic-model
+    /// files must already be there (NC_ENOTINDEFINE).
+    fn need_define(&mut self) -> Result<()> {
+        if !self.define {
+            if self.classic_model() {
+                return Err(Error::new(ErrorKind::NotInDefine));
+            }
+            self.define = true;
+        }
+        Ok(())
+    }
+
+    fn check_group(&self, g: GroupId) -> Result<()> {
+        if g.0 >= self.schema.groups.len() {
+            return Err(Error::new(ErrorKind::BadGrpId));
+        }
+        Ok(())
+    }
+
+    fn check_var(&self, var: VarId) -> Result<()> {
+        if var.0 >= self.schema.vars.len() {
+            return Err(Error::new(ErrorKind::NotVar));
+        }
+        Ok(())
+    }
+
+    /// Storage settings may change only before the dataset exists (NC_ELATEDEF).
+    fn settable(&mut self, var: VarId) -> Result<&mut VarState> {
+        self.check_var(var)?;
+        if self.vars[var.0].ds.is_some() {
+            return Err(Error::new(ErrorKind::LateDef));
+        }
+        Ok(&mut self.vars[var.0])
+    }
+
+    /// True when a name is free for a new object in group `g` (variables, groups and types
+    /// share one namespace).
+    fn name_free(&self, g: GroupId, name: &str) -> bool {
+        let grp = self.schema.group(g);
+        !(grp.vars.iter().any(|v| self.schema.var(*v).name == name)
+            || grp
+                .groups
+                .iter()
+                .any(|c| self.schema.group(*c).name == name)
+            || grp
+                .types
+                .iter()
+                .any(|t| self.schema.user_type(*t).name == name))
+    }
+
+    fn has_filters(&self, var: VarId) -> bool {
+        let v = &self.vars[var.0];
+        v.shuffle || v.fletcher32 || v.deflate.is_some() || !v.filters.is_empty()
+    }
+
+    /// The storage a variable gets: explicit, or netcdf-c's default (chunked when a
+    /// dimension is unlimited or a filter is set, else contiguous).
+    pub(crate) fn effective_chunking(&self, var: VarId) -> Chunking {
+        let def = self.schema.var(var);
+        let st = &self.vars[var.0];
+        match &st.chunking {
+            Some(Chunking::Chunked(c)) if !c.is_empty() => return Chunking::Chunked(c.clone()),
+            Some(Chunking::Contiguous) => return Chunking::Contiguous,
+            Some(Chunking::Compact) => return Chunking::Compact,
+            _ => {}
+        }
+        if def.dims.is_empty() {
+            return Chunking::Contiguous;
+        }
+        let unlimited = def.dims.iter().any(|d| self.schema.dim(*d).unlimited);
+        let asked = matches!(st.chunking, Some(Chunking::Chunked(_)));
+        if unlimited || asked || self.has_filters(var) {
+            Chunking::Chunked(self.default_chunks(var))
+        } else {
+            Chunking::Contiguous
+        }
+    }
+
+    fn default_chunks(&self, var: VarId) -> Vec<u64> {
+        let def = self.schema.var(var);
+        let lens: Vec<u64> = def.dims.iter().map(|d| self.schema.dim(*d).len).collect();
+        let unl: Vec<bool> = def
+            .dims
+            .iter()
+            .map(|d| self.schema.dim(*d).unlimited)
+            .collect();
+        let ts = match def.typ {
+            NcType::String => 8,
+            NcType::User(t) => match self.schema.user_type(t).kind {
+                crate::model::UserTypeKind::Vlen { .. } => 16,
+                _ => self.schema.type_size(def.typ) as u64,
+            },
+            t => t.atomic_size().unwrap_or(1) as u64,
+        };
+        super::chunking::default_chunk_sizes(&lens, &unl, ts)
+    }
+
+    /// The filters in pipeline order, as netcdf-c reports them: fletcher32, shuffle, deflate,
+    /// then the others in definition order.
+    pub(crate) fn filter_list(&self, var: VarId) -> Vec<(u32, Vec<u32>)> {
+        let v = &self.vars[var.0];
+        let mut out = Vec::new();
+        if v.fletcher32 {
+            out.push((FLETCHER32, Vec::new()));
+        }
+        if v.shuffle {
+            out.push((SHUFFLE, Vec::new()));
+        }
+        if let Some(l) = v.deflate {
+            out.push((DEFLATE, vec![l]));
+        }
+        out.extend(v.filters.iter().cloned());
+        out
+    }
+
+    /// Refreshes the storage description the schema reports for a variable.
+    pub(crate) fn update_storage_info(&mut self, var: VarId) {
+        let chunking = self.effective_chunking(var);
+        let filters = self.filter_list(var);
+        let typ = self.schema.var(var).typ;
+        let be = self.vars[var.0].big_endian;
+        let info = &mut self.schema.vars[var.0].storage;
+        info.chunk_sizes = match &chunking {
+            Chunking::Chunked(c) => Some(c.clone()),
+            _ => None,
+        };
+        info.compact = chunking == Chunking::Compact;
+        info.filters = filters;
+        info.big_endian = (typ.is_numeric() && typ.atomic_size().is_some_and(|s| s > 0))
+            .then_some(be.unwrap_or(false));
+    }
+}
+
+impl BackendMut for Netcdf4Writer {
+    fn redef(&mut self) -> Result<()> {
+        if self.define {
+            return Err(Error::new(ErrorKind::InDefine));
+        }
+        self.define = true;
+        Ok(())
+    }
+
+    fn enddef(&mut self) -> Result<()> {
+        if !self.define {
+            return Err(Error::new(ErrorKind::NotInDefine));
+        }
+        super::materialize::materialize(self)?;
+        self.define = false;
+        Ok(())
+    }
+
+    fn in_define_mode(&self) -> bool {
+        self.define
+    }
+
+    fn def_dim(&mut self, g: GroupId, name: &str, len: u64, unlimited: bool) -> Result<DimId> {
+        self.check_group(g)?;
+        self.need_define()?;
+        let unlimited = unlimited || len == 0;
+        if unlimited && self.classic_model() && self.schema.dims.iter().any(|d| d.unlimited) {
+            return fail(
+                ErrorKind::Unlimit,
+                format!("{name}: one unlimited dimension only"),
+            );
+        }
+        if len > u64::from(u32::MAX) * 2 && !unlimited {
+            return fail(ErrorKind::DimSize, format!("dimension {name}"));
+        }
+        let id = self
+            .schema
+            .add_dim(g, name, if unlimited { 0 } else { len }, unlimited)?;
+        self.dims.push(None);
+        let next = self.dimids.iter().copied().max().map_or(0, |m| m + 1);
+        self.dimids.push(next);
+        Ok(id)
+    }
+
+    fn def_var(&mut self, g: GroupId, name: &str, typ: NcType, dims: &[DimId]) -> Result<VarId> {
+        self.check_group(g)?;
+        self.need_define()?;
+        let name = normalize_name(name)?;
+        if self.classic_model() && !typ.is_classic() {
+            return fail(ErrorKind::StrictNc3, format!("variable {name}"));
+        }
+        if let NcType::User(t) = typ {
+            if t.0 >= self.schema.types.len() {
+                return fail(ErrorKind::BadType, format!("variable {name}"));
+            }
+        }
+        if dims.len() > 1024 {
+            return fail(ErrorKind::MaxDims, format!("variable {name}"));
+        }
+        // netcdf-c 4.9 accepts any dimension of the file, visible from the group or not.
+        if dims.iter().any(|d| d.0 >= self.schema.dims.len()) {
+            return fail(ErrorKind::BadDim, format!("variable {name}"));
+        }
+        if !self.name_free(g, &name) {
+            return fail(ErrorKind::NameInUse, format!("variable {name}"));
+        }
+        let id = self.schema.add_var(g, &name, typ, dims)?;
+        // The file's fill mode reaches only the atomic non-string types (netcdf-c NC4_def_var).
+        let atomic = typ.atomic_size().is_some() && typ != NcType::String;
+        self.schema.vars[id.0].no_fill = atomic && !self.fill;
+        self.vars.push(VarState::default());
+        self.update_storage_info(id);
+        Ok(id)
+    }
+
+    fn put_att(
+        &mut self,
+        g: GroupId,
+        var: Option<VarId>,
+        name: &str,
+        values: Values,
+    ) -> Result<()> {
+        self.check_group(g)?;
+        if let Some(v) = var {
+            self.check_var(v)?;
+        }
+        let key = normalize_name(name)?;
+        let t = values.nc_type();
+        if self.classic_model() && !t.is_classic() {
+            return fail(ErrorKind::StrictNc3, format!("attribute {key}"));
+        }
+        if let NcType::User(id) = t {
+            if id.0 >= self.schema.types.len() {
+                return fail(ErrorKind::BadType, format!("attribute {key}"));
+            }
+        }
+        let exists = self.schema.atts(g, var).iter().any(|a| a.name == key);
+        if !exists && !self.define && self.classic_model() {
+            return fail(ErrorKind::NotInDefine, format!("attribute {key}"));
+        }
+        if let (Some(v), "_FillValue") = (var, key.as_str()) {
+            if self.vars[v.0].ds.is_some() {
+                return Err(Error::new(ErrorKind::LateFill));
+            }
+            if t != self.schema.var(v).typ {
+                return fail(ErrorKind::BadType, "_FillValue type mismatch");
+            }
+            if values.len() != 1 {
+                return fail(ErrorKind::Inval, "_FillValue must hold one value");
+            }
+        }
+        if values.len() > i32::MAX as usize {
+            return fail(
+                ErrorKind::Inval,
+                format!("attribute {key}: too many values"),
+            );
+        }
+        self.schema.put_att(g, var, &key, values)
+    }
+
+    fn del_att(&mut self, g: GroupId, var: Option<VarId>, name: &str) -> Result<()> {
+        self.check_group(g)?;
+        if self.classic_model() && !self.define {
+            return Err(Error::new(ErrorKind::NotInDefine));
+        }
+        if let Some(v) = var {
+            self.check_var(v)?;
+            if name == "_FillValue" && self.vars[v.0].ds.is_some() {
+                return Err(Error::new(ErrorKind::LateFill));
+            }
+        }
+        let key = normalize_name(name).unwrap_or_else(|_| name.to_string());
+        let atts = self.schema.atts_mut(g, var);
+        match atts.iter().position(|a| a.name == key) {
+            Some(i) => {
+                atts.remove(i);
+                Ok(())
+            }
+            None => fail(ErrorKind::NotAtt, format!("attribute {key}")),
+        }
+    }
+
+    fn rename_dim(&mut self, dim: DimId, name: &str) -> Result<()> {
+        let new = normalize_name(name)?;
+        let Some(d) = self.schema.dims.get(dim.0) else {
+            return Err(Error::new(ErrorKind::BadDim));
+        };
+        if self.schema.find_dim(d.group, &new).is_some() {
+            return fail(ErrorKind::NameInUse, format!("dimension {new}"));
+        }
+        super::materialize::rename_dim(self, dim, &new)
+    }
+
+    fn rename_var(&mut self, var: VarId, name: &str) -> Result<()> {
+        self.check_var(var)?;
+        let new = normalize_name(name)?;
+        let g = self.schema.var(var).group;
+        if !self.name_free(g, &new) {
+            return fail(ErrorKind::NameInUse, format!("variable {new}"));
+        }
+        super::materialize::rename_var(self, var, &new)
+    }
+
+    fn rename_att(&mut self, g: GroupId, var: Option<VarId>, old: &str, new: &str) -> Result<()> {
+        self.check_group(g)?;
+        let new = normalize_name(new)?;
+        let atts = self.schema.atts_mut(g, var);
+        if atts.iter().any(|a| a.name == new) {
+            return fail(ErrorKind::NameInUse, format!("attribute {new}"));
+        }
+        match atts.iter_mut().find(|a| a.name == old) {
+            Some(a) => {
+                a.name = new;
+                Ok(())
+            }
+            None => fail(ErrorKind::NotAtt, format!("attribute {old}")),
+        }
+    }
+
+    fn def_var_fill(&mut self, var: VarId, no_fill: bool) -> Result<()> {
+        let typ = {
+            self.settable(var)?;
+            self.schema.var(var).typ
+        };
+        if no_fill && typ == NcType::String {
+            return Err(Error::new(ErrorKind::Inval));
+        }
+        self.schema.vars[var.0].no_fill = no_fill;
+        Ok(())
+    }
+
+    fn set_fill(&mut self, fill: bool) -> Result<bool> {
+        Ok(std::mem::replace(&mut self.fill, fill))
+    }
+
+    fn write_raw(&mut self, var: VarId, slab: &Hyperslab, data: &[u8]) -> Result<()> {
+        super::data::write_raw(self, var, slab, data)
+    }
+
+    fn write_values(&mut self, var: VarId, slab: &Hyperslab, values: &Values) -> Result<()> {
+        super::data::write_values(self, var, slab, values)
+    }
+
+    fn sync(&mut self) -> Result<()> {
+        super::materialize::materialize(self)?;
+        self.w.flush().map_err(hw)
+    }
+
+    fn close(&mut self) -> Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        self.closed = true;
+        super::materialize::materialize(self)?;
+        self.w.flush().map_err(hw)
+    }
+
+    fn def_grp(&mut self, parent: GroupId, name: &str) -> Result<GroupId> {
+        self.check_group(parent)?;
+        if self.classic_model() {
+            return Err(Error::new(ErrorKind::StrictNc3));
+        }
+        self.need_define()?;
+        let name = normalize_name(name)?;
+        if !self.name_free(parent, &name) {
+            return fail(ErrorKind::NameInUse, format!("group {name}"));
+        }
+        let g = self.schema.add_group(parent, &name)?;
+        self.groups.push(None);
+        Ok(g)
+    }
+
+    fn rename_grp(&mut self, group: GroupId, name: &str) -> Result<()> {
+        self.check_group(group)?;
+        let Some(parent) = self.schema.group(group).parent else {
+            return Err(Error::new(ErrorKind::BadGrpId));
+        };
+        let new = normalize_name(name)?;
+        if !self.name_free(parent, &new) {
+            return fail(ErrorKind::NameInUse, format!("group {new}"));
+        }
+        if let (Some(p), Some(_)) = (self.groups[parent.0], self.groups[group.0]) {
+            let old = self.schema.group(group).name.clone();
+            self.w.rename_link(p, &old, &new).map_err(hw)?;
+        }
+        self.schema.groups[group.0].name = new;
+        Ok(())
+    }
+
+    fn def_type(&mut self, group: GroupId, t: UserType) -> Result<crate::model::TypeId> {
+        self.check_group(group)?;
+        if self.classic_model() {
+            return Err(Error::new(ErrorKind::StrictNc3));
+        }
+        self.need_define()?;
+        if !self.name_free(group, &t.name) {
+            return fail(ErrorKind::NameInUse, format!("type {}", t.name));
+        }
+        let id = self.schema.add_type(group, t)?;
+        self.types.push(None);
+        Ok(id)
+    }
+
+    fn def_var_chunking(&mut self, var: VarId, chunking: Chunking) -> Result<()> {
+        self.settable(var)?;
+        let has_filters = self.has_filters(var);
+        let def = self.schema.var(var);
+        let unlimited = def.dims.iter().any(|d| self.schema.dim(*d).unlimited);
+        match &chunking {
+            Chunking::Contiguous | Chunking::Compact if has_filters || unlimited => {
+                return Err(Error::new(ErrorKind::Inval));
+            }
+            Chunking::Compact => {
+                let n: u64 = def.dims.iter().map(|d| self.schema.dim(*d).len).product();
+                let size = self.schema.type_size(def.typ) as u64;
+                if n.saturating_mul(size) > MAX_COMPACT {
+                    return Err(Error::new(ErrorKind::VarSize));
+                }
+            }
+            Chunking::Chunked(_) if def.dims.is_empty() => {
+                return Err(Error::new(ErrorKind::Inval));
+            }
+            Chunking::Chunked(c) if !c.is_empty() => {
+                if c.len() != def.dims.len() || c.contains(&0) {
+                    return Err(Error::new(ErrorKind::BadChunk));
+                }
+                let size = self.schema.type_size(def.typ).max(1) as u64;
+                let bytes = c.iter().try_fold(size, |a, x| a.checked_mul(*x));
+                if bytes.is_none_or(|b| b > u64::from(u32::MAX)) {
+                    return Err(Error::new(ErrorKind::BadChunk));
+                }
+                for (d, cs) in def.dims.iter().zip(c) {
+                    let dim = self.schema.dim(*d);
+                    if !dim.unlimited && dim.len > 0 && *cs > dim.len {
+                        return Err(Error::new(ErrorKind::BadChunk));
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.vars[var.0].chunking = Some(chunking);
+        self.update_storage_info(var);
+        Ok(())
+    }
+
+    fn def_var_deflate(&mut self, var: VarId, shuffle: bool, level: Option<u32>) -> Result<()> {
+        self.settable(var)?;
+        if level.is_some_and(|l| l > 9) {
+            return Err(Error::new(ErrorKind::Inval));
+        }
+        self.filters_allowed(var, shuffle || level.is_some_and(|l| l > 0))?;
+        let st = &mut self.vars[var.0];
+        if shuffle {
+            st.shuffle = true;
+        }
+        if let Some(l) = level.filter(|l| *l > 0) {
+            st.deflate = Some(l);
+        }
+        self.update_storage_info(var);
+        Ok(())
+    }
+
+    fn def_var_fletcher32(&mut self, var: VarId, on: bool) -> Result<()> {
+        self.settable(var)?;
+        self.filters_allowed(var, on)?;
+        if on {
+            self.vars[var.0].fletcher32 = true;
+        }
+        self.update_storage_info(var);
+        Ok(())
+    }
+
+    fn def_var_endian(&mut self, var: VarId, big: Option<bool>) -> Result<()> {
+        self.settable(var)?;
+        let t = self.schema.var(var).typ;
+        if !(t.is_numeric() && t.atomic_size().is_some()) {
+            return Err(Error::new(ErrorKind::Inval));
+        }
+        self.vars[var.0].big_endian = big;
+        self.update_storage_info(var);
+        Ok(())
+    }
+
+    fn def_var_filter(&mut self, var: VarId, id: u32, params: &[u32]) -> Result<()> {
+        self.settable(var)?;
+        self.filters_allowed(var, true)?;
+        if id == 0 || id > 65535 {
+            return Err(Error::new(ErrorKind::Filter));
+        }
+        let st = &mut self.vars[var.0];
+        match id {
+            DEFLATE => st.deflate = Some(params.first().copied().unwrap_or(1)),
+            SHUFFLE => st.shuffle = true,
+            FLETCHER32 => st.fletcher32 = true,
+            _ => {
+                if let Some(f) = st.filters.iter_mut().find(|f| f.0 == id) {
+                    f.1 = params.to_vec();
+                } else {
+                    st.filters.push((id, params.to_vec()));
+                }
+            }
+        }
+        self.update_storage_info(var);
+        Ok(())
+    }
+}
+
+impl Netcdf4Writer {
+    /// Filters are refused on scalars (NC_EINVAL) and on variable-size types (NC_EFILTER).
+    fn filters_allowed(&self, var: VarId, adding: bool) -> Result<()> {
+        if !adding {
+            return Ok(());
+        }
+        let def = self.schema.var(var);
+        if def.dims.is_empty() {
+            return Err(Error::new(ErrorKind::Inval));
+        }
+        if self.variable_size(def.typ) {
+            return Err(Error::new(ErrorKind::Filter));
+        }
+        Ok(())
+    }
+
+    fn variable_size(&self, t: NcType) -> bool {
+        use crate::model::UserTypeKind;
+        match t {
+            NcType::String => true,
+            NcType::User(id) => match &self.schema.user_type(id).kind {
+                UserTypeKind::Vlen { .. } => true,
+                UserTypeKind::Compound { fields, .. } => {
+                    fields.iter().any(|f| self.variable_size(f.typ))
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// A writer over an existing file: its definitions read as netCDF reads them, every object
+/// tied to its HDF5 object.
+pub(crate) fn load_existing(w: Hdf5Writer) -> Result<Netcdf4Writer> {
+    super::materialize::load(w)
+}
