@@ -1,6 +1,6 @@
 //! Version 2 B-trees (HDF5 File Format Specification v3.0, section III.A.2 "Disk Format: Level
-//! 1A2 — Version 2 B-trees"): header, internal and leaf nodes; every record is returned in key
-//! order. Record bodies are left to the caller (their layout depends on the tree type).
+//! 1A2 — Version 2 B-trees"): header, internal and leaf nodes (each checksum verified); every
+//! record is returned in key order. Record bodies are left to the caller (their layout depends on the tree type).
 
 use std::collections::HashSet;
 
@@ -193,6 +193,7 @@ impl BTreeV2 {
             records.push(c.bytes(usize::from(self.record_size))?.to_vec());
         }
         if depth == 0 {
+            c.verify_checksum()?;
             out.extend(records);
             return Ok(());
         }
@@ -205,6 +206,7 @@ impl BTreeV2 {
             }
             children.push((child, n));
         }
+        c.verify_checksum()?;
         for (i, (child, n)) in children.into_iter().enumerate() {
             self.walk(
                 source,

@@ -297,6 +297,27 @@ mod tests {
     }
 
     #[test]
+    fn damaged_nodes_fail_their_checksum() {
+        let spec = TreeSpec::standard(5, 11);
+        let records: Vec<Vec<u8>> = (0..100u32)
+            .map(|i| {
+                let mut r = i.to_le_bytes().to_vec();
+                r.extend_from_slice(&[1; 7]);
+                r
+            })
+            .collect();
+        let bytes = encode_tree(&spec, &records, 0, sizes()).unwrap();
+        let h = header_len(sizes()) as usize;
+        // A record in the first leaf, then one in the root (the last node).
+        for at in [h + 6 + 11 * 3, bytes.len() - 512 + 6 + 11 * 2 + 3] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x40;
+            let t = BTreeV2::read(&bad, 0, sizes()).unwrap();
+            assert!(t.records(&bad, sizes()).is_err(), "byte {at}");
+        }
+    }
+
+    #[test]
     fn wrong_record_sizes_are_refused() {
         let spec = TreeSpec::standard(5, 11);
         assert!(encode_tree(&spec, &[vec![0; 10]], 0, sizes()).is_none());

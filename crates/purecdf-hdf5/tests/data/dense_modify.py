@@ -3,6 +3,7 @@ makes the same changes through the libhdf5 C library).
 
     python dense_modify.py modify FILE   # add and delete links and attributes
     python dense_modify.py list FILE     # print every group's links and int attributes
+    python dense_modify.py untracked FILE  # make a file with h5py's defaults (no creation order)
 
 The listing has one line per top-level group (and the root), in creation order, then its links
 and attributes in creation order; an attribute prints its length, and its values when it has at
@@ -46,6 +47,17 @@ def modify(path):
         del f.attrs["r_03"]
 
 
+def untracked(path):
+    """The root and group "g" with 20 links and 20 attributes each, in h5py's default format
+    (superblock 0, old-style groups, version 1 object headers, no creation order)."""
+    with h5py.File(path, "w") as f:
+        g = f.create_group("g")
+        for obj in (f, g):
+            for i in range(20):
+                obj.create_group(f"sub_{19 - i:04}")
+                obj.attrs.create(f"att_{19 - i:04}", ints(i, -i))
+
+
 def describe(name, value):
     v = np.asarray(value, dtype=np.int64).ravel()
     if len(v) <= 16:
@@ -70,4 +82,4 @@ def listing(path):
 
 
 if __name__ == "__main__":
-    {"modify": modify, "list": listing}[sys.argv[1]](sys.argv[2])
+    {"modify": modify, "list": listing, "untracked": untracked}[sys.argv[1]](sys.argv[2])
