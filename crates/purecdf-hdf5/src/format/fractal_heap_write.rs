@@ -383,7 +383,7 @@ impl HeapLayout {
 
     /// The heap's bytes when placed at file address `base` (the header is at `base`). `objects`
     /// are the objects this layout was made for, in the same order.
-    pub fn encode(&self, objects: &[Vec<u8>], base: u64) -> Vec<u8> {
+    pub fn encode<T: AsRef<[u8]>>(&self, objects: &[T], base: u64) -> Vec<u8> {
         let spec = &self.spec;
         let sizes = self.sizes;
         let (h_len, ib_len, db_len, huge_len, _) = self.part_lens();
@@ -510,7 +510,8 @@ impl HeapLayout {
         for (i, s) in self.slots.iter().enumerate() {
             if let Slot::Managed { block, offset } = *s {
                 let at = (offset - self.blocks[block].0) as usize;
-                block_bytes[block][at..at + objects[i].len()].copy_from_slice(&objects[i]);
+                let o = objects[i].as_ref();
+                block_bytes[block][at..at + o.len()].copy_from_slice(o);
             }
         }
         for b in &mut block_bytes {
@@ -525,13 +526,12 @@ impl HeapLayout {
         let mut records = Vec::with_capacity(self.huge.len());
         let mut at = huge_base;
         for (k, &i) in self.huge.iter().enumerate() {
-            out.extend_from_slice(&objects[i]);
+            let o = objects[i].as_ref();
+            out.extend_from_slice(o);
             let mut r = Encoder::new(sizes);
-            r.addr(Some(at))
-                .length(objects[i].len() as u64)
-                .length(k as u64 + 1);
+            r.addr(Some(at)).length(o.len() as u64).length(k as u64 + 1);
             records.push(r.finish());
-            at += objects[i].len() as u64;
+            at += o.len() as u64;
         }
         if !records.is_empty() {
             if let Some(t) = encode_tree(&self.huge_tree_spec(), &records, tree_addr, sizes) {

@@ -7,7 +7,8 @@
 //! When: as libhdf5 decides with its default phase-change values, a group stores its links
 //! densely from the 9th link on, an object its attributes from the 9th attribute on, and
 //! either does as soon as one message would be 64 KiB or larger (too large for an object
-//! header message). Every flush that rewrites the header writes the structures anew (nothing
+//! header message). The decision is made afresh at each flush, so an object left with 8 or
+//! fewer small ones goes back to compact storage (libhdf5 only does so below 6). Every flush that rewrites the header writes the structures anew (nothing
 //! is updated in place), with the parameters libhdf5 1.8–1.10 uses: heap ids of 7 bytes for
 //! links and 8 for attributes, 512-byte B-tree nodes split at 100 % and merged at 40 %.
 //!
@@ -99,7 +100,7 @@ pub(crate) fn write(
     let Some(heap_at) = sink.reserve(layout.len())? else {
         return Ok(DenseAddrs::default());
     };
-    let bodies: Vec<Vec<u8>> = entries.iter().map(|e| e.body.clone()).collect();
+    let bodies: Vec<&[u8]> = entries.iter().map(|e| e.body.as_slice()).collect();
     sink.write(heap_at, &layout.encode(&bodies, heap_at))?;
 
     let ids: Vec<Vec<u8>> = entries
