@@ -1,6 +1,6 @@
 //! Version 2 B-trees (HDF5 File Format Specification v3.0, section III.A.2 "Disk Format: Level
-//! 1A2 — Version 2 B-trees"): header, internal and leaf nodes; every record is returned in key
-//! order. Record bodies are left to the caller (their layout depends on the tree type).
+//! 1A2 — Version 2 B-trees"): header, internal and leaf nodes (each checksum verified); every
+//! record is returned in key order. Record bodies are left to the caller (their layout depends on the tree type).
 
 use std::collections::HashSet;
 
@@ -15,7 +15,47 @@ fn enc_size(v: u64) -> usize {
 }
 
 /// Signature + version + type + checksum.
-const PREFIX: u64 = 10;
+pub(crate) const PREFIX: u64 = 10;
+
+/// The per-depth limits of a v2 B-tree as the format derives them from the node and record sizes
+/// (section III.A.2): records per node, records under a node, and the widths of the record
+/// counts stored with each child pointer of an internal node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Geometry {
+    /// Most records in one node, per depth (0 = leaf).
+    pub(crate) max_nrec: Vec<u64>,
+    /// Most records in a subtree rooted at this depth.
+    pub(crate) cum_max: Vec<u64>,
+    /// Bytes of the "total records in child" field of a pointer to a node of this depth.
+    pub(crate) cum_size: Vec<usize>,
+    /// Bytes of the "records in child" field of every child pointer.
+    pub(crate) nrec_size: usize,
+}
+
+impl Geometry {
+    /// Limits for depths `0..=depth`.
+    pub(crate) fn new(node: u64, rec: u64, offset_size: u8, depth: usize) -> Geometry {
+        let leaf_max = node.saturating_sub(PREFIX) / rec.max(1);
+        let nrec_size = enc_size(leaf_max);
+        let mut g = Geometry {
+            max_nrec: vec![leaf_max],
+            cum_max: vec![leaf_max],
+            cum_size: vec![0],
+            nrec_size,
+        };
+        for d in 1..=depth {
+            let ptr = u64::from(offset_size) + nrec_size as u64 + g.cum_size[d - 1] as u64;
+            let max = node.saturating_sub(PREFIX + ptr) / (rec + ptr);
+            let c = (max + 1)
+                .saturating_mul(g.cum_max[d - 1])
+                .saturating_add(max);
+            g.max_nrec.push(max);
+            g.cum_max.push(c);
+            g.cum_size.push(enc_size(c));
+        }
+        g
+    }
+}
 
 /// A v2 B-tree header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,22 +140,14 @@ impl BTreeV2 {
         let Some(root) = self.root else {
             return Ok(Vec::new());
         };
-        // Per-depth maxima and field widths, as the format derives them from the node size.
-        let rec = u64::from(self.record_size);
-        let node = u64::from(self.node_size);
-        let leaf_max = (node - PREFIX) / rec;
-        let nrec_size = enc_size(leaf_max);
-        let mut cum = vec![leaf_max];
-        let mut cum_size = vec![0usize];
-        for d in 1..=usize::from(self.depth) {
-            let ptr = u64::from(sizes.offset_size)
-                + nrec_size as u64
-                + if d > 1 { cum_size[d - 1] as u64 } else { 0 };
-            let max = node.saturating_sub(PREFIX + ptr) / (rec + ptr);
-            let c = (max + 1).saturating_mul(cum[d - 1]).saturating_add(max);
-            cum.push(c);
-            cum_size.push(enc_size(c));
-        }
+        let g = Geometry::new(
+            u64::from(self.node_size),
+            u64::from(self.record_size),
+            sizes.offset_size,
+            usize::from(self.depth),
+        );
+        let nrec_size = g.nrec_size;
+        let cum_size = g.cum_size;
         let mut out = Vec::with_capacity(self.total_records.min(1 << 20) as usize);
         let mut seen = HashSet::new();
         self.walk(
@@ -161,6 +193,7 @@ impl BTreeV2 {
             records.push(c.bytes(usize::from(self.record_size))?.to_vec());
         }
         if depth == 0 {
+            c.verify_checksum()?;
             out.extend(records);
             return Ok(());
         }
@@ -173,6 +206,7 @@ impl BTreeV2 {
             }
             children.push((child, n));
         }
+        c.verify_checksum()?;
         for (i, (child, n)) in children.into_iter().enumerate() {
             self.walk(
                 source,

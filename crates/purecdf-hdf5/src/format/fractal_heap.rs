@@ -1,7 +1,8 @@
 //! Fractal heaps (HDF5 File Format Specification v3.0, section III.G "Disk Format: Level 1G —
-//! Fractal Heap"): header, direct and indirect blocks, and lookup of managed and tiny objects by
-//! heap id. Dense link and attribute storage keep their messages here. Filtered heaps and huge
-//! objects are reported as unsupported.
+//! Fractal Heap"): header, direct and indirect blocks, and lookup of managed, huge and tiny
+//! objects by heap id. Dense link and attribute storage keep their messages here. The header's
+//! and indirect blocks' checksums are verified (a direct block's covers the whole block, which
+//! is not read for one object). Filtered heaps are reported as unsupported.
 
 use std::collections::HashSet;
 
@@ -298,6 +299,7 @@ impl FractalHeap {
         for _ in 0..entries {
             children.push(c.addr(self.sizes)?);
         }
+        c.verify_checksum()?;
         // Find the row and column holding `offset`.
         let rel = offset.checked_sub(block_offset).ok_or_else(|| {
             FormatError::new(

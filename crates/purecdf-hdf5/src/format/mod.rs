@@ -3,11 +3,13 @@
 
 pub mod btree_v1;
 pub mod btree_v2;
+pub mod btree_v2_write;
 pub mod checksum;
 pub mod chunk_index;
 pub mod cursor;
 pub mod encode;
 pub mod fractal_heap;
+pub mod fractal_heap_write;
 pub mod global_heap;
 pub mod local_heap;
 pub mod messages;

@@ -141,6 +141,7 @@ pub(crate) fn attributes(file: &Hdf5File, header: &ObjectHeader) -> FormatResult
             let heap = FractalHeap::read(file.source(), heap, sizes)?;
             let tree = BTreeV2::read(file.source(), index, sizes)?;
             let id_len = usize::from(heap.id_len);
+            let mut dense = Vec::new();
             for r in tree.records(file.source(), sizes)? {
                 // Type 8: id, flags (1), creation order (4), hash (4); type 9: id, flags, order.
                 let id = r.get(..id_len).unwrap_or_default();
@@ -148,11 +149,18 @@ pub(crate) fn attributes(file: &Hdf5File, header: &ObjectHeader) -> FormatResult
                     .get(id_len + 1..id_len + 5)
                     .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u16);
                 let obj = heap.object(file.source(), id)?;
-                out.push((
+                dense.push((
                     order,
                     AttributeMessage::parse(Cursor::new(&obj, heap.address, "attribute"), sizes)?,
                 ));
             }
+            if !info.tracks_order {
+                // The records' creation order is meaningless then; the name index is in hash
+                // order. List by name, as libhdf5 iterates such objects.
+                dense.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+                dense.iter_mut().for_each(|d| d.0 = None);
+            }
+            out.extend(dense);
         }
     }
     if out.iter().all(|(o, _)| o.is_some()) {

@@ -14,6 +14,7 @@ use crate::format::object_header::{
 };
 use crate::format::superblock;
 use crate::write::dataset::{ChunkIndexState, DatasetBody, Storage};
+use crate::write::dense::{self, DenseAddrs, DenseEntry, Kind};
 use crate::write::heap::{encode_pieces, PieceSink, SizingSink};
 use crate::write::{Attr, Body, Hdf5Writer, ObjId, Target, TypeSpec, WriteError, WriteResult};
 
@@ -41,6 +42,14 @@ impl PieceSink for FlushSink<'_> {
     fn store(&mut self, data: Vec<u8>) -> WriteResult<(u64, u32)> {
         self.heap.store(data, self.alloc, self.io)
     }
+
+    fn reserve(&mut self, len: u64) -> WriteResult<Option<u64>> {
+        Ok(Some(self.alloc.alloc(len, self.io)))
+    }
+
+    fn write(&mut self, at: u64, data: &[u8]) -> WriteResult<()> {
+        Ok(self.io.write_at(at, data)?)
+    }
 }
 
 fn message(mtype: MessageType, flags: u8, body: Vec<u8>) -> MessageOut {
@@ -64,7 +73,8 @@ impl Hdf5Writer {
     /// indexes, changed object headers, then (after a sync) the superblock, and syncs again.
     ///
     /// # Errors
-    /// I/O and filter failures; attributes too large for compact storage. A failed flush leaves
+    /// I/O and filter failures; messages other than links and attributes too large for an
+    /// object header. A failed flush leaves
     /// the file as the previous flush left it.
     pub fn flush(&mut self) -> WriteResult<()> {
         for i in 0..self.objects.len() {
@@ -242,27 +252,9 @@ impl Hdf5Writer {
                 next_order,
                 track_order,
             } => {
-                let mut e = encoder();
-                DenseStorageInfo {
-                    tracks_order: *track_order,
-                    indexes_order: *track_order,
-                    max_creation_index: track_order.then_some(*next_order),
-                    fractal_heap: None,
-                    name_index: None,
-                    order_index: None,
-                }
-                .encode_link_info(&mut e);
-                msgs.push(message(MessageType::LINK_INFO, 0, e.finish()));
-                let mut e = encoder();
-                encode_group_info(&mut e);
-                msgs.push(message(
-                    MessageType::GROUP_INFO,
-                    flags::CONSTANT,
-                    e.finish(),
-                ));
-                self.attribute_messages(o.attrs.as_slice(), o, sink, &mut msgs)?;
                 let mut sorted: Vec<_> = links.iter().collect();
                 sorted.sort_by_key(|l| l.order);
+                let mut entries = Vec::with_capacity(sorted.len());
                 for l in sorted {
                     let target = match &l.target {
                         Target::Object(t) => LinkTarget::Hard(sink.address_of(*t)?),
@@ -276,7 +268,42 @@ impl Hdf5Writer {
                         target,
                     }
                     .encode(&mut e);
-                    msgs.push(message(MessageType::LINK, 0, e.finish()));
+                    entries.push(DenseEntry {
+                        name: &l.name,
+                        order: l.order,
+                        body: e.finish(),
+                    });
+                }
+                let lens: Vec<usize> = entries.iter().map(|e| e.body.len()).collect();
+                let is_dense = dense::needs_dense(&lens);
+                let addrs = if is_dense {
+                    dense::write(sink, Kind::Links, &entries, *track_order)?
+                } else {
+                    DenseAddrs::default()
+                };
+                let mut e = encoder();
+                DenseStorageInfo {
+                    tracks_order: *track_order,
+                    indexes_order: *track_order,
+                    max_creation_index: track_order.then_some(*next_order),
+                    fractal_heap: addrs.heap,
+                    name_index: addrs.name_index,
+                    order_index: addrs.order_index,
+                }
+                .encode_link_info(&mut e);
+                msgs.push(message(MessageType::LINK_INFO, 0, e.finish()));
+                let mut e = encoder();
+                encode_group_info(&mut e);
+                msgs.push(message(
+                    MessageType::GROUP_INFO,
+                    flags::CONSTANT,
+                    e.finish(),
+                ));
+                self.attribute_messages(o.attrs.as_slice(), o, sink, &mut msgs)?;
+                if !is_dense {
+                    for l in entries {
+                        msgs.push(message(MessageType::LINK, 0, l.body));
+                    }
                 }
             }
             Body::Dataset(d) => {
@@ -364,22 +391,10 @@ impl Hdf5Writer {
         sink: &mut dyn PieceSink,
         msgs: &mut Vec<MessageOut>,
     ) -> WriteResult<()> {
-        if o.track_attr_order {
-            let mut e = encoder();
-            DenseStorageInfo {
-                tracks_order: true,
-                indexes_order: true,
-                max_creation_index: Some(u64::from(o.next_attr_order)),
-                fractal_heap: None,
-                name_index: None,
-                order_index: None,
-            }
-            .encode_attribute_info(&mut e);
-            msgs.push(message(MessageType::ATTRIBUTE_INFO, DONT_SHARE, e.finish()));
-        }
         let mut sorted: Vec<&Attr> = attrs.iter().collect();
         sorted.sort_by_key(|a| a.order);
-        for a in sorted {
+        let mut entries = Vec::with_capacity(sorted.len());
+        for a in &sorted {
             let mut data = Vec::with_capacity(crate::write::heap::encoded_len(&a.spec.data));
             encode_pieces(&a.spec.data, &mut data, sink)?;
             let dtype = match &a.spec.dtype {
@@ -396,12 +411,43 @@ impl Hdf5Writer {
                 data,
             }
             .encode(&mut e);
-            msgs.push(MessageOut {
-                mtype: MessageType::ATTRIBUTE,
-                flags: 0,
-                creation_order: a.order,
+            entries.push(DenseEntry {
+                name: &a.spec.name,
+                order: u64::from(a.order),
                 body: e.finish(),
             });
+        }
+        let lens: Vec<usize> = entries.iter().map(|e| e.body.len()).collect();
+        let is_dense = dense::needs_dense(&lens);
+        let addrs = if is_dense {
+            dense::write(sink, Kind::Attributes, &entries, o.track_attr_order)?
+        } else {
+            DenseAddrs::default()
+        };
+        // Version 2 headers that track creation order always carry the attribute info
+        // message; dense storage needs it in any case.
+        if o.track_attr_order || is_dense {
+            let mut e = encoder();
+            DenseStorageInfo {
+                tracks_order: o.track_attr_order,
+                indexes_order: o.track_attr_order,
+                max_creation_index: o.track_attr_order.then_some(u64::from(o.next_attr_order)),
+                fractal_heap: addrs.heap,
+                name_index: addrs.name_index,
+                order_index: addrs.order_index,
+            }
+            .encode_attribute_info(&mut e);
+            msgs.push(message(MessageType::ATTRIBUTE_INFO, DONT_SHARE, e.finish()));
+        }
+        if !is_dense {
+            for (a, e) in sorted.iter().zip(entries) {
+                msgs.push(MessageOut {
+                    mtype: MessageType::ATTRIBUTE,
+                    flags: 0,
+                    creation_order: a.order,
+                    body: e.body,
+                });
+            }
         }
         Ok(())
     }

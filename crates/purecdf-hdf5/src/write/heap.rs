@@ -47,6 +47,15 @@ pub(crate) trait PieceSink {
     fn address_of(&mut self, id: ObjId) -> WriteResult<u64>;
     /// Stores a heap object, returning its collection address and index.
     fn store(&mut self, data: Vec<u8>) -> WriteResult<(u64, u32)>;
+    /// Reserves `len` bytes of file space for a structure (dense link or attribute storage)
+    /// and returns their address; `None` when only sizing headers (nothing is written then).
+    fn reserve(&mut self, _len: u64) -> WriteResult<Option<u64>> {
+        Ok(None)
+    }
+    /// Writes a structure into space [`reserve`](PieceSink::reserve) returned.
+    fn write(&mut self, _at: u64, _data: &[u8]) -> WriteResult<()> {
+        Ok(())
+    }
 }
 
 /// Appends the file bytes of `pieces` to `out`.

@@ -14,7 +14,10 @@
 //! - chunk indexes as version 1 B-trees (III.A.1) with full-size nodes (2K = 64 entries);
 //! - variable-length data in global heap collections (III.E) of at least 4 KiB.
 //!
-//! Links and attributes are stored compactly (as messages in the object header).
+//! Links and attributes are stored compactly (as messages in the object header) up to 8 per
+//! object, and densely (a fractal heap indexed by name and creation-order v2 B-trees, III.G and
+//! III.A.2) from the 9th on or when one message would be 64 KiB or larger, as libhdf5 does; see
+//! `dense.rs`. libhdf5 can then add, remove and look up links and attributes in place.
 //!
 //! ## Nothing lost
 //! Space is only ever appended: new chunks, heap collections and object headers go past the end
@@ -29,6 +32,7 @@
 //! grows.
 
 mod dataset;
+mod dense;
 mod flush;
 mod heap;
 mod io;
