@@ -438,7 +438,8 @@ impl BackendMut for Netcdf4Writer {
             Chunking::Chunked(_) if def.dims.is_empty() => {
                 return Err(Error::new(ErrorKind::Inval));
             }
-            Chunking::Chunked(c) if !c.is_empty() => {
+            // netcdf-c takes a first chunk size of 0 as "the default sizes".
+            Chunking::Chunked(c) if c.first().is_some_and(|c0| *c0 != 0) => {
                 if c.len() != def.dims.len() || c.contains(&0) {
                     return Err(Error::new(ErrorKind::BadChunk));
                 }
@@ -456,6 +457,10 @@ impl BackendMut for Netcdf4Writer {
             }
             _ => {}
         }
+        let chunking = match chunking {
+            Chunking::Chunked(c) if c.first() == Some(&0) => Chunking::Chunked(Vec::new()),
+            other => other,
+        };
         self.vars[var.0].chunking = Some(chunking);
         self.update_storage_info(var);
         Ok(())
