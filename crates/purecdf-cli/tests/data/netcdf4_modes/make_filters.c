@@ -1,4 +1,6 @@
-/* Makes filters.h5: plain HDF5 datasets with filter pipelines netCDF-4 files do not usually have. */
+/* Makes filters.h5: plain HDF5 datasets with filter pipelines netCDF-4 files do not usually have,
+ * and missing_filter.h5: datasets with an optional filter (id 307, bzip2) that no plugin provides,
+ * which netcdf-c refuses to read although HDF5 skipped the filter when writing. */
 #include <hdf5.h>
 #include <string.h>
 static hid_t chunked(hsize_t chunk) {
@@ -58,6 +60,16 @@ int main(void) {
     str_att(g, "_NCZARR_ATTR", "{}");
     str_att(g, "title", "g");
     H5Gclose(g);
+    H5Fclose(f);
+
+    f = H5Fcreate("missing_filter.h5", H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    unsigned cd[2] = {9, 7};
+    p = chunked(4);
+    if (H5Pset_filter(p, 307, H5Z_FLAG_OPTIONAL, 2, cd) < 0)
+        return 1;
+    H5Pset_deflate(p, 3);
+    put(f, "v", H5T_NATIVE_INT, p, iv);
+    H5Pclose(p);
     H5Fclose(f);
     return 0;
 }
