@@ -369,7 +369,7 @@ pub fn run(argv: &[String]) -> i32 {
         }
         match print::match_groups(schema, &cmd.groups) {
             Ok(g) => cmd.opts.groups = g,
-            Err(name) => return fail(progname, &format!("{name}: No such group")),
+            Err(e) => return fail(progname, &e.message()),
         }
     }
     let r = if cmd.xml {
@@ -414,9 +414,8 @@ fn report(progname: &str, e: &purecdf::Error) -> i32 {
             }
         }
     }
-    let detail = e.context().detail.clone().unwrap_or_default();
-    if e.kind() == ErrorKind::BadName && detail.starts_with("name begins") {
-        return fail(progname, &detail);
+    if let Some(m) = print::ncdump_message(e) {
+        return fail(progname, m);
     }
     eprintln!("{}", e.nc_message());
     eprintln!("Location: {e}");

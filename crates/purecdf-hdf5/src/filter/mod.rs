@@ -63,6 +63,12 @@ pub trait Filter: Send + Sync {
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, FilterError>;
 }
 
+/// True when this build can decode filter `id` (what netcdf-c asks HDF5 with `H5Zfilter_avail`
+/// before reading a variable).
+pub fn is_available(id: u16) -> bool {
+    matches!(id, SHUFFLE | FLETCHER32 | SZIP) || (id == DEFLATE && cfg!(feature = "deflate"))
+}
+
 /// Builds the filter for an id and its client data.
 pub fn build(
     id: u16,

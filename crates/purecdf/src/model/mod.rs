@@ -10,7 +10,7 @@ mod name;
 mod types;
 mod values;
 
-pub use name::{check_name, normalize_name, MAX_NAME};
+pub use name::{check_name, lookup_name, normalize_name, MAX_NAME};
 pub use types::{CompoundField, NcType, UserType, UserTypeKind};
 pub use values::{Value, Values};
 

@@ -17,6 +17,41 @@ pub fn normalize_name(name: &str) -> Result<String> {
     Ok(nfc)
 }
 
+/// The name netcdf-c's netCDF-4 lookups (`nc_inq_ncid` and friends, `nc4_check_name`) search
+/// for: `name` checked as given, in netcdf-c's order (`NC_check_name`: empty or `/` first, then
+/// the first character, then each character against the running length), then its NFC form,
+/// which must still fit in [`MAX_NAME`] bytes. Errors are NC_EBADNAME or NC_EMAXNAME.
+pub fn lookup_name(name: &str) -> Result<String> {
+    if name.is_empty() || name.contains('/') {
+        return fail(ErrorKind::BadName, format!("{name:?} is empty or has '/'"));
+    }
+    let mut chars = name.char_indices();
+    if let Some((_, c)) = chars.next() {
+        if c.is_ascii() && !(c.is_ascii_alphanumeric() || c == '_') {
+            return fail(ErrorKind::BadName, format!("{name:?} starts with {c:?}"));
+        }
+    }
+    for (i, c) in chars {
+        if c.is_ascii_control() {
+            return fail(
+                ErrorKind::BadName,
+                format!("{name:?} has a control character"),
+            );
+        }
+        if i + c.len_utf8() > MAX_NAME {
+            return fail(ErrorKind::MaxName, format!("name of {} bytes", name.len()));
+        }
+    }
+    if name.ends_with(' ') {
+        return fail(ErrorKind::BadName, format!("{name:?} ends with a space"));
+    }
+    let nfc: String = name.nfc().collect();
+    if nfc.len() > MAX_NAME {
+        return fail(ErrorKind::MaxName, format!("name of {} bytes", nfc.len()));
+    }
+    Ok(nfc)
+}
+
 /// Checks an already-normalised name; errors are NC_EBADNAME or NC_EMAXNAME.
 pub fn check_name(name: &str) -> Result<()> {
     let Some(first) = name.chars().next() else {
@@ -66,5 +101,26 @@ mod tests {
             ErrorKind::MaxName
         );
         assert!(normalize_name(&"x".repeat(256)).is_ok());
+    }
+
+    #[test]
+    fn lookup_names_in_netcdf_c_order() {
+        assert_eq!(lookup_name("caf\u{65}\u{301}").unwrap(), "caf\u{e9}");
+        for (bad, kind) in [
+            ("", ErrorKind::BadName),
+            ("a/b", ErrorKind::BadName),
+            ("\\1g-", ErrorKind::BadName),
+            (" x", ErrorKind::BadName),
+            ("x ", ErrorKind::BadName),
+            ("a\u{7f}", ErrorKind::BadName),
+        ] {
+            assert_eq!(lookup_name(bad).unwrap_err().kind(), kind, "{bad:?}");
+        }
+        // netcdf-c reaches the length limit before a control character further on.
+        let long = format!("{}\n", "x".repeat(300));
+        assert_eq!(lookup_name(&long).unwrap_err().kind(), ErrorKind::MaxName);
+        let early = format!("x\n{}", "x".repeat(300));
+        assert_eq!(lookup_name(&early).unwrap_err().kind(), ErrorKind::BadName);
+        assert!(lookup_name(&"x".repeat(256)).is_ok());
     }
 }

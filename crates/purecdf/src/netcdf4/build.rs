@@ -25,19 +25,12 @@ use crate::model::{DimId, GroupId, NcType, Schema, StorageInfo, Value, Values, R
 const PURE_DIM: &str = "This is a netCDF dimension but not a netCDF variable";
 /// Prefix of a variable named like a dimension it is not the coordinate of.
 pub(crate) const NON_COORD: &str = "_nc4_non_coord_";
-/// Attributes that are bookkeeping, never shown.
-pub(crate) const HIDDEN: [&str; 6] = [
-    "CLASS",
-    "NAME",
-    "REFERENCE_LIST",
-    "DIMENSION_LIST",
-    "_Netcdf4Dimid",
-    "_Netcdf4Coordinates",
-];
-/// Attribute names netcdf-c reserves; a file whose datasets carry two or more of them counts as
-/// netCDF-4 for `_IsNetcdf4` (netcdf-c 4.9.0 `NC4_isnetcdf4`, which also counts a dataset named
+/// Attribute names netcdf-c 4.9.0 reserves (`NC_reserved`). Reading a file it skips attributes
+/// of these names (`att_read_callbk`; the root's `_NCProperties` is read as provenance and
+/// `_nc3_strict` marks the classic model), and a file whose datasets carry two or more of them
+/// counts as netCDF-4 for `_IsNetcdf4` (`NC4_isnetcdf4`, which also counts a dataset named
 /// `phony_dim`).
-const RESERVED: [&str; 15] = [
+pub(crate) const RESERVED: [&str; 14] = [
     "CLASS",
     "DIMENSION_LIST",
     "NAME",
@@ -52,7 +45,6 @@ const RESERVED: [&str; 15] = [
     "_Netcdf4Dimid",
     "_SuperblockVersion",
     "_nc3_strict",
-    "_nczarr_attr",
 ];
 /// Deepest group nesting accepted.
 const MAX_GROUP_DEPTH: usize = 256;
@@ -66,6 +58,9 @@ struct PendingVar {
     own_dim: Option<DimId>,
     /// True when the name lost a `_nc4_non_coord_` prefix.
     renamed: bool,
+    /// How many user types had been read when netcdf-c reaches this dataset: it reads a group's
+    /// links in order, then its subgroups, and skips a dataset whose type it has not read yet.
+    known_types: usize,
 }
 
 /// Where the netCDF objects of a file are: HDF5 object header addresses by netCDF id, for a
@@ -167,12 +162,34 @@ pub(crate) fn build(
 /// with the library's own bits added, pixels per block, bits per pixel, pixels per scanline);
 /// netcdf-c reports what the user set: the coding option (NN or EC bit) and pixels per block.
 fn netcdf_filter_params(id: u16, cd: &[u32]) -> Vec<u32> {
-    const SZ_EC_OPTION_MASK: u32 = 4;
-    const SZ_NN_OPTION_MASK: u32 = 32;
+    // netcdf-c's H5_SZIP_ALL_MASKS: CHIP | EC | NN.
+    const SZ_ALL_MASKS: u32 = 2 | 4 | 32;
     match (id, cd) {
-        (4, [options, ppb, ..]) => vec![options & (SZ_EC_OPTION_MASK | SZ_NN_OPTION_MASK), *ppb],
+        (4, [options, ppb, ..]) => vec![options & SZ_ALL_MASKS, *ppb],
         _ => cd.to_vec(),
     }
+}
+
+/// The filter list netcdf-c reports for a pipeline (`NC4_hdf5_addfilter` called in pipeline
+/// order): a filter already listed keeps its place and takes the new parameters; fletcher32 is
+/// put first, shuffle first or right after a leading fletcher32, any other filter last.
+fn netcdf_filter_list(pipeline: impl Iterator<Item = (u32, Vec<u32>)>) -> Vec<(u32, Vec<u32>)> {
+    const SHUFFLE: u32 = 2;
+    const FLETCHER32: u32 = 3;
+    let mut list: Vec<(u32, Vec<u32>)> = Vec::new();
+    for (id, params) in pipeline {
+        if let Some(f) = list.iter_mut().find(|f| f.0 == id) {
+            f.1 = params;
+            continue;
+        }
+        let pos = match id {
+            FLETCHER32 => 0,
+            SHUFFLE => usize::from(list.first().is_some_and(|f| f.0 == FLETCHER32)),
+            _ => list.len(),
+        };
+        list.insert(pos.min(list.len()), (id, params));
+    }
+    list
 }
 
 fn text_of(a: &AttributeMessage) -> String {
@@ -230,10 +247,20 @@ impl Builder<'_> {
                     self.types
                         .register(&mut self.schema, gid, &m.name, addr, &dt)?;
                 }
-                _ => objects.push((m.name, addr, is_dataset.then_some(header))),
+                _ => objects.push((
+                    m.name,
+                    addr,
+                    is_dataset.then_some(header),
+                    self.types.entries.len(),
+                )),
             }
         }
         for a in group.attributes().map_err(hdf)? {
+            // The root keeps `_NCProperties` (provenance) and `_nc3_strict` (read by `build`).
+            let kept = gid == ROOT && matches!(a.name.as_str(), "_NCProperties" | "_nc3_strict");
+            if RESERVED.contains(&a.name.as_str()) && !kept {
+                continue;
+            }
             if let Some(v) = self.att_values(&a)? {
                 self.schema
                     .put_att(gid, None, &a.name, v)
@@ -241,9 +268,9 @@ impl Builder<'_> {
             }
         }
         let mut children = Vec::new();
-        for (name, addr, header) in objects {
+        for (name, addr, header, known) in objects {
             match header {
-                Some(h) => self.dataset(gid, &name, addr, h)?,
+                Some(h) => self.dataset(gid, &name, addr, h, known)?,
                 None => children.push((name, addr)),
             }
         }
@@ -254,7 +281,14 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn dataset(&mut self, gid: GroupId, name: &str, addr: u64, header: ObjectHeader) -> Result<()> {
+    fn dataset(
+        &mut self,
+        gid: GroupId,
+        name: &str,
+        addr: u64,
+        header: ObjectHeader,
+        known_types: usize,
+    ) -> Result<()> {
         let ds = Dataset::from_header(self.h5, header).map_err(hdf)?;
         let atts = ds.attributes().map_err(hdf)?;
         self.markers += atts
@@ -301,6 +335,7 @@ impl Builder<'_> {
             atts,
             own_dim,
             renamed,
+            known_types,
         });
         Ok(())
     }
@@ -315,7 +350,7 @@ impl Builder<'_> {
         for p in pending {
             // netcdf-c leaves out datasets whose type has no netCDF equivalent (an inline
             // compound or enum in a plain HDF5 file, a bitfield, a reference, ...).
-            let Ok(typ) = self.var_type(&p.dataset) else {
+            let Ok(typ) = self.var_type(&p.dataset, p.known_types) else {
                 continue;
             };
             let rank = p.dataset.space.dims().len();
@@ -354,7 +389,7 @@ impl Builder<'_> {
                 .schema
                 .add_var_unchecked(p.group, p.name.clone(), typ, &dims);
             for a in &p.atts {
-                if HIDDEN.contains(&a.name.as_str()) {
+                if RESERVED.contains(&a.name.as_str()) {
                     continue;
                 }
                 if let Some(v) = self.att_values(a)? {
@@ -371,12 +406,12 @@ impl Builder<'_> {
                     _ => None,
                 },
                 compact: matches!(ds.layout, Layout::Compact { .. }),
-                filters: ds
-                    .filters
-                    .filters
-                    .iter()
-                    .map(|f| (u32::from(f.id), netcdf_filter_params(f.id, &f.client_data)))
-                    .collect(),
+                filters: netcdf_filter_list(
+                    ds.filters
+                        .filters
+                        .iter()
+                        .map(|f| (u32::from(f.id), netcdf_filter_params(f.id, &f.client_data))),
+                ),
                 // netcdf-c records a byte order only for integer and floating-point types.
                 big_endian: matches!(
                     ds.dtype,
@@ -495,14 +530,15 @@ impl Builder<'_> {
         }
     }
 
-    fn var_type(&self, ds: &Dataset) -> Result<NcType> {
+    /// The netCDF type of a dataset, among atomic types and the first `known` user types.
+    fn var_type(&self, ds: &Dataset, known: usize) -> Result<NcType> {
         if let Some(m) = ds.header().message(MessageType::DATATYPE) {
             if m.flags & flags::SHARED != 0 {
                 if let Ok(SharedRef::ObjectHeader(a)) = SharedRef::parse(
                     &mut Cursor::new(&m.data, m.offset, "shared"),
                     self.h5.sizes(),
                 ) {
-                    if let Some(t) = self.types.by_address(a) {
+                    if let Some(t) = self.types.by_address_within(a, known) {
                         return Ok(NcType::User(t));
                     }
                 }
@@ -512,7 +548,7 @@ impl Builder<'_> {
             // A fixed-length string dataset longer than one character is NC_STRING to netcdf-c
             // (NC_CHAR data is stored as 1-byte strings).
             Datatype::String { size, .. } if size > 1 => Ok(NcType::String),
-            _ => self.types.nc_type(&ds.dtype),
+            _ => self.types.nc_type_within(&ds.dtype, known),
         }
     }
 
@@ -615,5 +651,30 @@ struct HeapOnly<'a> {
 impl HeapReader for HeapOnly<'_> {
     fn vlen_bytes(&self, element: &[u8]) -> Result<Option<(u32, Vec<u8>)>> {
         self.cache.vlen_bytes(self.h5, element)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filter_list_in_netcdf_c_order() {
+        let pipeline =
+            |ids: &[(u32, &[u32])]| netcdf_filter_list(ids.iter().map(|(i, p)| (*i, p.to_vec())));
+        // deflate, shuffle, fletcher32 as stored: fletcher32 first, then shuffle.
+        assert_eq!(
+            pipeline(&[(1, &[6]), (2, &[4]), (3, &[])]),
+            [(3, vec![]), (2, vec![4]), (1, vec![6])]
+        );
+        // A repeated filter keeps its place and takes the last parameters.
+        assert_eq!(
+            pipeline(&[(2, &[4]), (1, &[2]), (2, &[8]), (32000, &[1, 2])]),
+            [(2, vec![8]), (1, vec![2]), (32000, vec![1, 2])]
+        );
+        assert_eq!(
+            netcdf_filter_params(4, &[1 | 2 | 32 | 128, 8, 32, 8]),
+            [34, 8]
+        );
     }
 }

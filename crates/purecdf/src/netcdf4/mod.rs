@@ -77,11 +77,28 @@ impl Netcdf4File {
         })
     }
 
+    /// The dataset behind `var`, for reading its data. As netcdf-c does (`NC4_get_vars`), a
+    /// variable with a filter this build cannot decode is refused whole (NC_ENOFILTER), even
+    /// where the filter is optional and the chunks skipped it.
     fn var_data(&self, var: VarId) -> Result<&VarData> {
-        self.vars
+        let vd = self
+            .vars
             .get(var.0)
             .and_then(Option::as_ref)
-            .ok_or_else(|| Error::new(ErrorKind::NotVar))
+            .ok_or_else(|| Error::new(ErrorKind::NotVar))?;
+        if let Some(f) = vd
+            .dataset
+            .filters
+            .filters
+            .iter()
+            .find(|f| !purecdf_hdf5::filter::is_available(f.id))
+        {
+            return Err(Error::with_detail(
+                ErrorKind::NoFilter,
+                format!("filter {} is not available", f.id),
+            ));
+        }
+        Ok(vd)
     }
 
     fn slab(&self, var: VarId, h: &Hyperslab) -> Result<Vec<u8>> {

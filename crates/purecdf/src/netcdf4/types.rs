@@ -53,10 +53,18 @@ pub(crate) struct TypeTable {
 impl TypeTable {
     /// The netCDF type of a datatype: atomic, or a registered user type.
     pub(crate) fn nc_type(&self, dt: &Datatype) -> Result<NcType> {
+        self.nc_type_within(dt, self.entries.len())
+    }
+
+    /// As [`TypeTable::nc_type`], among the first `known` registered user types only.
+    pub(crate) fn nc_type_within(&self, dt: &Datatype, known: usize) -> Result<NcType> {
         if let Some(t) = atomic(dt) {
             return Ok(t);
         }
-        if let Some((_, id)) = self.entries.iter().find(|(d, _)| d == dt) {
+        if let Some((_, id)) = self.entries[..known.min(self.entries.len())]
+            .iter()
+            .find(|(d, _)| d == dt)
+        {
             return Ok(NcType::User(*id));
         }
         fail(
@@ -67,7 +75,12 @@ impl TypeTable {
 
     /// The user type registered for a committed datatype at `address`.
     pub(crate) fn by_address(&self, address: u64) -> Option<TypeId> {
-        self.by_address
+        self.by_address_within(address, self.by_address.len())
+    }
+
+    /// As [`TypeTable::by_address`], among the first `known` registered user types only.
+    pub(crate) fn by_address_within(&self, address: u64, known: usize) -> Option<TypeId> {
+        self.by_address[..known.min(self.by_address.len())]
             .iter()
             .find(|(a, _)| *a == address)
             .map(|(_, t)| *t)

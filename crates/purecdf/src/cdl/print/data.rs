@@ -189,7 +189,9 @@ impl<W: Write> Printer<'_, W> {
                 t => crate::convert::default_fill(t),
             },
         };
-        let time = if self.opts.string_times && typ.is_numeric() {
+        // Every type gets the time conversion (`set_tostring_func`), which fails on the first
+        // value that is not numeric; char rows printed as text never reach it.
+        let time = if self.opts.string_times {
             self.time_units(v, true)
         } else {
             None
@@ -377,6 +379,9 @@ impl<W: Write> Printer<'_, W> {
             }
         }
         if let Some(tu) = &ef.time {
+            if !ef.typ.is_numeric() {
+                return Err(Error::with_detail(ErrorKind::Inval, super::NOT_NUMERIC));
+            }
             let x = vals.get_f64(i).unwrap_or(0.0);
             let t = time_text(tu, x, ef.sep, &mut self.diag.borrow_mut());
             out.extend_from_slice(t.as_bytes());

@@ -40,9 +40,26 @@ use crate::file::File;
 use crate::model::{DimId, GroupId, NcType, Schema, TypeId, UserTypeKind, VarId, ROOT};
 
 pub use ncml::write_ncml;
-pub use select::{match_groups, missing_variable};
+pub use select::{match_groups, missing_variable, GroupMatchError};
 
 use out::Out;
+
+/// ncdump's message when `-t`/`-i` meets a time variable (or a bounds variable of one) whose
+/// type is not numeric (`dumplib.c` `to_double`).
+const NOT_NUMERIC: &str = "to_double: type not numeric primitive";
+
+/// The message ncdump itself prints (as `ncdump: <message>`, exit status 1) for an error of the
+/// printer, rather than a netCDF library error with its location: a name it refuses to print,
+/// or a time conversion of a value that is not a number.
+pub fn ncdump_message(e: &Error) -> Option<&str> {
+    let detail = e.context().detail.as_deref()?;
+    let own = match e.kind() {
+        ErrorKind::BadName => detail.starts_with(names::NAME_BEGINS),
+        ErrorKind::Inval => detail == NOT_NUMERIC,
+        _ => false,
+    };
+    own.then_some(detail)
+}
 
 /// Index convention for `-b`/`-f` annotations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

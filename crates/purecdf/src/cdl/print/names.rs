@@ -23,6 +23,9 @@ fn push_octal(b: u8, out: &mut Vec<u8>) {
     out.push(b'0' + (b & 7));
 }
 
+/// The start of ncdump's message for a name it refuses to print.
+pub(crate) const NAME_BEGINS: &str = "name begins with space or control-character: ";
+
 /// Appends a name with CDL escapes: a leading digit gets a `\`, ASCII punctuation special to CDL
 /// is backslash-escaped, control characters become `\%xx`.
 ///
@@ -34,10 +37,7 @@ pub fn push_escaped_name(name: &[u8], out: &mut Vec<u8>) -> Result<()> {
         if (0x01..=0x20).contains(&first) || first == 0x7f {
             return Err(Error::with_detail(
                 ErrorKind::BadName,
-                format!(
-                    "name begins with space or control-character: {}",
-                    first as char
-                ),
+                format!("{NAME_BEGINS}{}", first as char),
             ));
         }
         if first.is_ascii_digit() {

@@ -20,12 +20,12 @@ use crate::model::{Attribute, DimId, GroupId, NcType, Schema, VarId, ROOT};
 
 /// The NAME of a pure dimension's scale, before its length.
 const PURE_DIM: &str = "This is a netCDF dimension but not a netCDF variable.";
-use super::super::build::{HIDDEN as HIDDEN_ON_DATASETS, NON_COORD};
+use super::super::build::{NON_COORD, RESERVED};
 
-/// Attributes netCDF-4 keeps for itself (those of datasets, and the root group's
-/// `_nc3_strict` and `_NCProperties`); never reconciled with the user's.
+/// Attributes netCDF-4 keeps for itself (netcdf-c's reserved names); never reconciled with
+/// the user's.
 fn hidden(name: &str) -> bool {
-    HIDDEN_ON_DATASETS.contains(&name) || matches!(name, "_nc3_strict" | "_NCProperties")
+    RESERVED.contains(&name)
 }
 
 fn int32() -> Datatype {
