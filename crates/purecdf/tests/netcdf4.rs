@@ -157,3 +157,31 @@ fn plain_hdf5_from_h5py() {
         [2, 3, 4, 5]
     );
 }
+
+/// n-bit data (purecdf-hdf5's fixture): a 12-bit integer stored in 4 bytes is an NC_SHORT as
+/// netcdf-c makes it (HDF5's native type for the precision), a custom 20-bit float an NC_FLOAT,
+/// with the values HDF5 converts them to.
+#[test]
+fn reduced_precision_types_from_nbit_data() {
+    let f = purecdf::open(format!(
+        "{}/../purecdf-hdf5/tests/data/h5py_nbit.h5",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let v = f.variable("i32be_p12_o4").unwrap();
+    assert_eq!(v.vartype(), NcType::Short);
+    let want: Vec<i16> = (0..40).map(|i| (i * 37 % 2000 - 1000) as i16).collect();
+    assert_eq!(v.get_values::<i16>(..).unwrap(), want);
+    assert_eq!(f.variable("i8_p5_o1").unwrap().vartype(), NcType::Byte);
+    let v = f.variable("u16be_p9_o3").unwrap();
+    assert_eq!(v.vartype(), NcType::UShort);
+    assert_eq!(v.get_values::<u16>(..).unwrap()[2..4], [34, 51]);
+    let v = f.variable("f32be_p20_o7").unwrap();
+    assert_eq!(v.vartype(), NcType::Float);
+    assert_eq!(
+        v.get_values::<f32>(..).unwrap()[..5],
+        [0.0, 1.0, -1.5, 3.25, 100.5]
+    );
+    // A compound with a string member and a top-level array type have no netCDF equivalent.
+    assert!(f.variable("compound").is_none() && f.variable("array_u32be").is_none());
+}

@@ -90,7 +90,7 @@ fn parse(class: u32, p: &[u32], i: &mut usize, depth: u32) -> Result<Node, Filte
         ARRAY => {
             let base_class = next(p, i)?;
             let base = parse(base_class, p, i, depth + 1)?;
-            if size % base.size() != 0 {
+            if !size.is_multiple_of(base.size()) {
                 return Err(bad());
             }
             Node::Array {
@@ -160,7 +160,7 @@ struct BitWriter {
 impl BitWriter {
     fn write(&mut self, v: u64, n: u32) {
         for k in (0..n).rev() {
-            if self.bits % 8 == 0 {
+            if self.bits.is_multiple_of(8) {
                 self.out.push(0);
             }
             if (v >> k) & 1 == 1 {

@@ -542,6 +542,11 @@ impl Builder<'_> {
                 }
                 out
             }
+            (dt, typ) if types::needs_conversion(dt) => {
+                let mut raw = vec![0u8; n * typ.atomic_size().ok_or(ErrorKind::BadType)?];
+                types::convert_to_native(dt, typ, &a.data[..n * es], &mut raw)?;
+                crate::convert::values_from_ne_bytes(typ, &raw)?
+            }
             _ => {
                 let mut raw = a.data[..n * es].to_vec();
                 if types::is_big_endian(&dt) == cfg!(target_endian = "little") && es > 1 {

@@ -159,6 +159,17 @@ impl Backend for Netcdf4File {
             count: slab.count.clone(),
             stride: slab.stride.clone(),
         };
+        let dt = &vd.dataset.dtype;
+        if types::needs_conversion(dt) {
+            // Reduced-precision integers and custom floats (n-bit data): read in the file type,
+            // then convert each element as HDF5 would to the native type.
+            let typ = self.schema.var(var).typ;
+            let ns = typ.atomic_size().ok_or(ErrorKind::BadType)?;
+            let n = out.len() / ns.max(1);
+            let mut tmp = vec![0u8; n.checked_mul(dt.size() as usize).ok_or(ErrorKind::NoMem)?];
+            vd.dataset.read_slab_into(&sel, &mut tmp).map_err(hdf)?;
+            return types::convert_to_native(dt, typ, &tmp, out);
+        }
         vd.dataset.read_slab_into(&sel, out).map_err(hdf)?;
         let size = vd.dataset.dtype.size() as usize;
         if size > 1 && types::is_big_endian(&vd.dataset.dtype) == cfg!(target_endian = "little") {

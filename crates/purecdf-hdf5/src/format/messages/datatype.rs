@@ -61,8 +61,18 @@ pub enum Datatype {
         size: u32,
         /// Big-endian byte order.
         big_endian: bool,
+        /// Bit offset of the value.
+        bit_offset: u16,
         /// Bits of precision.
         precision: u16,
+        /// Bit position of the sign.
+        sign_location: u8,
+        /// Bit position of the exponent.
+        exponent_location: u8,
+        /// Bit position of the mantissa.
+        mantissa_location: u8,
+        /// Mantissa normalization: 0 none, 1 most significant bit set, 2 implied.
+        normalization: u8,
         /// Exponent size in bits.
         exponent_size: u8,
         /// Mantissa size in bits.
@@ -191,17 +201,22 @@ impl Datatype {
                 }
             }
             1 => {
-                let _bit_offset = c.u16()?;
+                let bit_offset = c.u16()?;
                 let precision = c.u16()?;
-                let _exp_loc = c.u8()?;
+                let exponent_location = c.u8()?;
                 let exponent_size = c.u8()?;
-                let _mant_loc = c.u8()?;
+                let mantissa_location = c.u8()?;
                 let mantissa_size = c.u8()?;
                 let exponent_bias = c.u32()?;
                 Datatype::FloatingPoint {
                     size,
                     big_endian,
+                    bit_offset,
                     precision,
+                    sign_location: (bits >> 8) as u8,
+                    exponent_location,
+                    mantissa_location,
+                    normalization: ((bits >> 4) & 3) as u8,
                     exponent_size,
                     mantissa_size,
                     exponent_bias,
