@@ -11,4 +11,5 @@ pub mod global_heap;
 pub mod local_heap;
 pub mod messages;
 pub mod object_header;
+pub mod sohm;
 pub mod superblock;

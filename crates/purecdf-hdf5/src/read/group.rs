@@ -11,7 +11,8 @@ use crate::format::fractal_heap::FractalHeap;
 use crate::format::local_heap::LocalHeap;
 use crate::format::messages::attribute::AttributeMessage;
 use crate::format::messages::links::{DenseStorageInfo, Link, LinkTarget, SymbolTable};
-use crate::format::object_header::{MessageType, ObjectHeader};
+use crate::format::messages::shared::SharedRef;
+use crate::format::object_header::{flags, MessageType, ObjectHeader};
 use crate::read::Hdf5File;
 
 /// A member of a group.
@@ -117,12 +118,13 @@ impl Group {
 /// Attributes of any object, compact and dense, in creation order when tracked.
 pub(crate) fn attributes(file: &Hdf5File, header: &ObjectHeader) -> FormatResult<Vec<Attribute>> {
     let sizes = file.sizes();
+    let resolve = |t: MessageType, r: &SharedRef, at: u64| file.resolve_shared(t, r, at);
+    let parse = |data: &[u8], at: u64| {
+        AttributeMessage::parse_with(Cursor::new(data, at, "attribute"), sizes, Some(&resolve))
+    };
     let mut out: Vec<(Option<u16>, Attribute)> = Vec::new();
     for m in header.messages_of(MessageType::ATTRIBUTE) {
-        out.push((
-            m.creation_order,
-            AttributeMessage::parse(Cursor::new(&m.data, m.offset, "attribute"), sizes)?,
-        ));
+        out.push((m.creation_order, parse(&m.data, m.offset)?));
     }
     if let Some(m) = header.message(MessageType::ATTRIBUTE_INFO) {
         let info = DenseStorageInfo::parse_attribute_info(
@@ -137,14 +139,17 @@ pub(crate) fn attributes(file: &Hdf5File, header: &ObjectHeader) -> FormatResult
             for r in tree.records(file.source(), sizes)? {
                 // Type 8: id, flags (1), creation order (4), hash (4); type 9: id, flags, order.
                 let id = r.get(..id_len).unwrap_or_default();
+                let msg_flags = r.get(id_len).copied().unwrap_or(0);
                 let order = r
                     .get(id_len + 1..id_len + 5)
                     .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u16);
-                let obj = heap.object(file.source(), id)?;
-                out.push((
-                    order,
-                    AttributeMessage::parse(Cursor::new(&obj, heap.address, "attribute"), sizes)?,
-                ));
+                // A shared attribute's id is in the shared message heap, not the object's.
+                let obj = if msg_flags & flags::SHARED != 0 {
+                    file.shared_message(MessageType::ATTRIBUTE, id, heap.address)?
+                } else {
+                    heap.object(file.source(), id)?
+                };
+                out.push((order, parse(&obj, heap.address)?));
             }
         }
     }
