@@ -170,12 +170,11 @@ fn cdl_suite_as_netcdf4_dumps_like_netcdf_c() {
     );
 }
 
-/// Fixture files of this repository that netcdf-c's ncdump does not print as we do, with why.
-const FIXTURE_EXCEPTIONS: &[&str] = &[
-    // netcdf-c 4.9.0 prints a fixed-length string dataset's second value as NIL and leaves out
-    // a dataset of an h5py-committed compound type (see crates/purecdf/tests/netcdf4.rs).
-    "plain_dtypes",
-];
+/// Fixture files of this repository whose data netcdf-c's ncdump cannot print reproducibly, so
+/// only their header (`-h`) is compared: netcdf-c 4.9.0 reads a fixed-length string dataset into a
+/// buffer one string long (hdf5var.c, NC4_get_vars), printing the first string then NIL, or
+/// crashing on the overflow.
+const HEADER_ONLY: &[&str] = &["plain_dtypes", "h5py_fixed_strings"];
 
 /// Our `ncdump` (plain and `-s`) against netcdf-c's on every HDF5 fixture of this repository
 /// (crates/purecdf-hdf5/tests/data: h5py and C-made files with n-bit, scale-offset, szip, shared
@@ -194,10 +193,13 @@ fn repository_hdf5_fixtures_dump_like_netcdf_c() {
     assert!(files.len() >= 15, "found {} fixtures", files.len());
     let (mut passed, mut failed) = (0, Vec::new());
     for f in &files {
-        if FIXTURE_EXCEPTIONS.contains(&stem(f).as_str()) {
-            continue;
-        }
-        for opts in [&[][..], &["-s"][..]] {
+        let header_only = HEADER_ONLY.contains(&stem(f).as_str());
+        let runs: [&[&str]; 2] = if header_only {
+            [&["-h"], &["-h", "-s"]]
+        } else {
+            [&[], &["-s"]]
+        };
+        for opts in runs {
             let theirs = Command::new("/usr/bin/ncdump")
                 .args(opts)
                 .arg(f)

@@ -66,6 +66,8 @@ struct PendingVar {
     own_dim: Option<DimId>,
     /// True when the name lost a `_nc4_non_coord_` prefix.
     renamed: bool,
+    /// User types registered when netcdf-c would have read this dataset.
+    types_known: usize,
 }
 
 struct Builder<'a> {
@@ -196,7 +198,12 @@ impl Builder<'_> {
                     self.types
                         .register(&mut self.schema, gid, &m.name, addr, &dt)?;
                 }
-                _ => objects.push((m.name, addr, is_dataset.then_some(header))),
+                _ => objects.push((
+                    m.name,
+                    addr,
+                    is_dataset.then_some(header),
+                    self.types.entries.len(),
+                )),
             }
         }
         for a in group.attributes().map_err(hdf)? {
@@ -207,9 +214,9 @@ impl Builder<'_> {
             }
         }
         let mut children = Vec::new();
-        for (name, addr, header) in objects {
+        for (name, addr, header, known) in objects {
             match header {
-                Some(h) => self.dataset(gid, &name, addr, h)?,
+                Some(h) => self.dataset(gid, &name, addr, h, known)?,
                 None => children.push((name, addr)),
             }
         }
@@ -220,7 +227,14 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn dataset(&mut self, gid: GroupId, name: &str, addr: u64, header: ObjectHeader) -> Result<()> {
+    fn dataset(
+        &mut self,
+        gid: GroupId,
+        name: &str,
+        addr: u64,
+        header: ObjectHeader,
+        types_known: usize,
+    ) -> Result<()> {
         let ds = Dataset::from_header(self.h5, header).map_err(hdf)?;
         let atts = ds.attributes().map_err(hdf)?;
         self.markers += atts
@@ -267,6 +281,7 @@ impl Builder<'_> {
             atts,
             own_dim,
             renamed,
+            types_known,
         });
         Ok(())
     }
@@ -281,7 +296,7 @@ impl Builder<'_> {
         for p in pending {
             // netcdf-c leaves out datasets whose type has no netCDF equivalent (an inline
             // compound or enum in a plain HDF5 file, a bitfield, a reference, ...).
-            let Ok(typ) = self.var_type(&p.dataset) else {
+            let Ok(typ) = self.var_type(&p.dataset, p.types_known) else {
                 continue;
             };
             let rank = p.dataset.space.dims().len();
@@ -413,11 +428,14 @@ impl Builder<'_> {
         };
         let mut out: Vec<DimId> = Vec::with_capacity(dims.len());
         for (len, m) in dims.iter().zip(max) {
-            let unlimited = m.is_none();
+            let max_unlimited = m.is_none();
+            // A length of 0 is NC_UNLIMITED to netcdf-c: such a phony dimension is unlimited,
+            // and only a dataset with an unlimited maximum shares it.
+            let unlimited = max_unlimited || *len == 0;
             let found = self.schema.group(g).dims.iter().copied().find(|d| {
                 let dim = self.schema.dim(*d);
                 dim.len == *len
-                    && dim.unlimited == unlimited
+                    && dim.unlimited == max_unlimited
                     && dim.name.starts_with("phony_dim_")
                     && !out.contains(d)
             });
@@ -461,14 +479,16 @@ impl Builder<'_> {
         }
     }
 
-    fn var_type(&self, ds: &Dataset) -> Result<NcType> {
+    /// A dataset's netCDF type, among the first `known` user types (netcdf-c leaves out a
+    /// dataset whose user type it has not met yet).
+    fn var_type(&self, ds: &Dataset, known: usize) -> Result<NcType> {
         if let Some(m) = ds.header().message(MessageType::DATATYPE) {
             if m.flags & flags::SHARED != 0 {
                 if let Ok(SharedRef::ObjectHeader(a)) = SharedRef::parse(
                     &mut Cursor::new(&m.data, m.offset, "shared"),
                     self.h5.sizes(),
                 ) {
-                    if let Some(t) = self.types.by_address(a) {
+                    if let Some(t) = self.types.by_address_among(a, known) {
                         return Ok(NcType::User(t));
                     }
                 }
@@ -478,7 +498,7 @@ impl Builder<'_> {
             // A fixed-length string dataset longer than one character is NC_STRING to netcdf-c
             // (NC_CHAR data is stored as 1-byte strings).
             Datatype::String { size, .. } if size > 1 => Ok(NcType::String),
-            _ => self.types.nc_type(&ds.dtype),
+            _ => self.types.nc_type_among(&ds.dtype, known),
         }
     }
 
@@ -526,8 +546,22 @@ impl Builder<'_> {
             cache: self.heaps,
         };
         Ok(Some(match (&dt, typ) {
+            (Datatype::String { size, .. }, _) if matches!(a.space, Dataspace::Simple { .. }) => {
+                // netcdf-c reads an array of fixed-length strings as NC_STRING: each element up
+                // to its first NUL.
+                let size = (*size as usize).max(1);
+                Values::String(
+                    a.data[..n * size]
+                        .chunks_exact(size)
+                        .map(|e| {
+                            let end = e.iter().position(|&c| c == 0).unwrap_or(e.len());
+                            Some(String::from_utf8_lossy(&e[..end]).into_owned())
+                        })
+                        .collect(),
+                )
+            }
             (Datatype::String { size, .. }, _) => {
-                // NC_CHAR attributes are fixed-length strings: all the characters, in order.
+                // A scalar fixed-length string is NC_CHAR text: all its characters.
                 Values::Char(a.data[..n * *size as usize].to_vec())
             }
             (_, NcType::String) | (_, NcType::User(_)) => {

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use purecdf_hdf5::format::cursor::Cursor;
 use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
+use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::io::{ByteSource, FileSource};
 use purecdf_hdf5::read::{Dataset, Hdf5File, Slab};
@@ -160,13 +161,20 @@ impl Backend for Netcdf4File {
             stride: slab.stride.clone(),
         };
         let dt = &vd.dataset.dtype;
+        if matches!(vd.dataset.space, Dataspace::Null) {
+            // netcdf-c shows a dataset with a null dataspace as a scalar but cannot read it.
+            return Err(Error::with_detail(
+                ErrorKind::Hdf,
+                "dataset with a null dataspace",
+            ));
+        }
         if types::needs_conversion(dt) {
             // Reduced-precision integers and custom floats (n-bit data): read in the file type,
             // then convert each element as HDF5 would to the native type.
             let typ = self.schema.var(var).typ;
             let ns = typ.atomic_size().ok_or(ErrorKind::BadType)?;
             let n = out.len() / ns.max(1);
-            let mut tmp = vec![0u8; n.checked_mul(dt.size() as usize).ok_or(ErrorKind::NoMem)?];
+            let mut tmp = zeroed_bytes(n.checked_mul(dt.size() as usize).ok_or(ErrorKind::NoMem)?)?;
             vd.dataset.read_slab_into(&sel, &mut tmp).map_err(hdf)?;
             return types::convert_to_native(dt, typ, &tmp, out);
         }
@@ -201,10 +209,21 @@ impl Backend for Netcdf4File {
             _ => {
                 let n = usize::try_from(slab.num_elements()).map_err(|_| ErrorKind::NoMem)?;
                 let size = typ.atomic_size().ok_or(ErrorKind::BadType)?;
-                let mut raw = vec![0u8; n.checked_mul(size).ok_or(ErrorKind::NoMem)?];
+                let mut raw = zeroed_bytes(n.checked_mul(size).ok_or(ErrorKind::NoMem)?)?;
                 self.read_raw(var, slab, &mut raw)?;
                 crate::convert::values_from_ne_bytes(typ, &raw)
             }
         }
     }
+}
+
+/// `n` zero bytes, or NC_ENOMEM (instead of an abort) when a size taken from a file cannot be
+/// allocated: the probe reserves without touching memory, then `vec!` gets lazily zeroed pages.
+fn zeroed_bytes(n: usize) -> Result<Vec<u8>> {
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(n)
+        .map_err(|_| Error::with_detail(ErrorKind::NoMem, format!("{n} bytes")))?;
+    drop(probe);
+    Ok(vec![0; n])
 }

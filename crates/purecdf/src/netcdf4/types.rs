@@ -100,10 +100,18 @@ pub(crate) struct TypeTable {
 impl TypeTable {
     /// The netCDF type of a datatype: atomic, or a registered user type.
     pub(crate) fn nc_type(&self, dt: &Datatype) -> Result<NcType> {
+        self.nc_type_among(dt, self.entries.len())
+    }
+
+    /// Like [`TypeTable::nc_type`], among the first `known` registered user types only (those
+    /// netcdf-c had met when it read a dataset: it reads each group's links in order and a type
+    /// met later does not count).
+    pub(crate) fn nc_type_among(&self, dt: &Datatype, known: usize) -> Result<NcType> {
         if let Some(t) = atomic(dt) {
             return Ok(t);
         }
-        if let Some((_, id)) = self.entries.iter().find(|(d, _)| d == dt) {
+        let known = &self.entries[..known.min(self.entries.len())];
+        if let Some((_, id)) = known.iter().find(|(d, _)| d == dt) {
             return Ok(NcType::User(*id));
         }
         fail(
@@ -114,7 +122,12 @@ impl TypeTable {
 
     /// The user type registered for a committed datatype at `address`.
     pub(crate) fn by_address(&self, address: u64) -> Option<TypeId> {
-        self.by_address
+        self.by_address_among(address, self.by_address.len())
+    }
+
+    /// Like [`TypeTable::by_address`], among the first `known` registered types.
+    pub(crate) fn by_address_among(&self, address: u64, known: usize) -> Option<TypeId> {
+        self.by_address[..known.min(self.by_address.len())]
             .iter()
             .find(|(a, _)| *a == address)
             .map(|(_, t)| *t)

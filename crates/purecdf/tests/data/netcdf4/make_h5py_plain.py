@@ -1,0 +1,81 @@
+"""Makes plain HDF5 files with h5py (HDF5 2.0.0) exercising what netCDF has no type for, or
+handles specially: object and region references, bitfields, committed (named) compound and enum
+types, resizable datasets, empty (null-dataspace) datasets and attributes, and fixed-length
+strings. Each feature in its own small file so a refusal by netcdf-c stays confined to one."""
+import h5py, numpy as np
+
+with h5py.File("h5py_refs.h5", "w") as f:
+    a = f.create_dataset("a", data=np.arange(6, dtype="i4").reshape(2, 3))
+    g = f.create_group("g")
+    f.create_dataset("objrefs", data=[a.ref, g.ref, f.ref], dtype=h5py.ref_dtype)
+    f.create_dataset("regrefs", data=[a.regionref[0:1, 1:3], a.regionref[1, :]], dtype=h5py.regionref_dtype)
+    a.attrs["self"] = a.ref
+    a.attrs["units"] = "m"
+    f.attrs["root_ref"] = g.ref
+
+with h5py.File("h5py_bitfield.h5", "w") as f:
+    from h5py import h5t, h5s, h5d
+    for name, bt in [("bits8", h5t.STD_B8LE), ("bits16be", h5t.STD_B16BE), ("bits32", h5t.STD_B32LE)]:
+        sp = h5s.create_simple((4,))
+        d = h5d.create(f.id, name.encode(), bt, sp)
+        n = bt.get_size()
+        d.write(h5s.ALL, h5s.ALL, np.arange(4, dtype=f"u{n}") * 3 + 1, mtype=getattr(h5t, f"NATIVE_B{8 * n}"))
+    f.create_dataset("plain", data=np.arange(3, dtype="i2"))
+
+with h5py.File("h5py_named_types.h5", "w") as f:
+    f["point"] = np.dtype([("x", "<f4"), ("y", "<f4")])
+    f["color"] = h5py.enum_dtype({"RED": 0, "GREEN": 1, "BLUE": 2}, basetype="u1")
+    f["cplx"] = np.dtype([("re", "<f8"), ("im", "<f8"), ("tag", "<i2")], align=True)
+    f.create_dataset("points", data=np.array([(1.5, 2.5), (3.0, -1.0)], dtype=f["point"].dtype), dtype=f["point"])
+    f.create_dataset("colors", data=np.array([0, 2, 1, 2], dtype="u1"), dtype=f["color"])
+    f.create_dataset("inline_enum", data=np.array([1, 0], dtype="i1"),
+                     dtype=h5py.enum_dtype({"NO": 0, "YES": 1}, basetype="i1"))
+    f.create_dataset("cplx_vals", data=np.zeros(2, dtype=f["cplx"].dtype), dtype=f["cplx"])
+    g = f.create_group("sub")
+    g["inner"] = np.dtype([("a", "<i4"), ("b", "<i4")])
+    g.create_dataset("ab", data=np.array([(1, 2), (3, 4), (5, 6)], dtype=g["inner"].dtype), dtype=g["inner"])
+    f.attrs["origin"] = np.array((0.0, 0.0), dtype=f["point"].dtype)
+
+with h5py.File("h5py_resizable.h5", "w") as f:
+    d = f.create_dataset("grow", data=np.arange(5, dtype="f8"), maxshape=(None,), chunks=(2,))
+    d.resize((8,))
+    d[5:8] = [50, 60, 70]
+    e = f.create_dataset("grow2d", shape=(0, 3), maxshape=(None, 3), dtype="i4", chunks=(2, 3))
+    e.resize((3, 3))
+    e[:2] = [[1, 2, 3], [4, 5, 6]]
+    f.create_dataset("limited", data=np.arange(4, dtype="i2"), maxshape=(10,), chunks=True)
+    f.create_dataset("empty_unlim", shape=(0,), maxshape=(None,), dtype="f4", chunks=(4,))
+
+with h5py.File("h5py_empty.h5", "w") as f:
+    f.create_dataset("null_f4", data=h5py.Empty("f4"))
+    f.create_dataset("zero_len", shape=(0,), dtype="i4")
+    f.create_dataset("zero_2d", shape=(3, 0), dtype="f8")
+    f.create_dataset("scalar", data=np.int32(7))
+    f.attrs["empty_attr"] = h5py.Empty("i4")
+    f.attrs["empty_str"] = h5py.Empty("S4")
+    f.attrs["zero_len_attr"] = np.zeros(0, dtype="f8")
+    f.attrs["ok"] = 1.5
+
+with h5py.File("h5py_fixed_strings.h5", "w") as f:
+    f.create_dataset("s5", data=np.array([b"ab", b"cde", b"fghij"], dtype="S5"))
+    f.create_dataset("s1", data=np.array([b"x", b"y"], dtype="S1"))
+    f.create_dataset("s3_2d", data=np.array([[b"a", b"bb"], [b"ccc", b""]], dtype="S3"))
+    f.create_dataset("s4_scalar", data=np.array(b"wxyz", dtype="S4"))
+    f.attrs["fixed_attr"] = np.array([b"one", b"two"], dtype="S3")
+
+# netcdf-c reads a group's links in order (name order here) and registers a committed type when
+# it meets it: a dataset met before its type is left out; an inline type equal to a type already
+# met takes that type; types of a parent group are known in its children.
+with h5py.File("h5py_type_order.h5", "w") as f:
+    f["aaa"] = np.dtype([("p", "<i2"), ("q", "<f4")])
+    f.create_dataset("comp_named", data=np.zeros(2, dtype=f["aaa"].dtype), dtype=f["aaa"])
+    f["zzz"] = np.dtype([("p", "<i4"), ("q", "<f4")])
+    f.create_dataset("bbb", data=np.zeros(2, dtype=f["zzz"].dtype), dtype=f["zzz"])
+    f.create_dataset("ccc", data=np.zeros(2, dtype=f["zzz"].dtype))
+    f.create_dataset("zzz_inline", data=np.ones(2, dtype=f["aaa"].dtype))
+    f["enum_t"] = h5py.enum_dtype({"A": 0, "B": 1}, basetype="u1")
+    f.create_dataset("zzz_inline_enum", data=np.array([1, 0], dtype="u1"),
+                     dtype=h5py.enum_dtype({"A": 0, "B": 1}, basetype="u1"))
+    g = f.create_group("g")
+    g.create_dataset("uses_parent_type", data=np.zeros(2, dtype=f["zzz"].dtype), dtype=f["zzz"])
+    f.attrs["att_uses_late_type"] = np.zeros(1, dtype=f["zzz"].dtype)
