@@ -44,7 +44,7 @@ pub fn is_standard(dt: &Datatype) -> bool {
             bit_offset,
             precision,
             ..
-        } => *bit_offset == 0 && u32::from(*precision) == size * 8,
+        } => *bit_offset == 0 && u64::from(*precision) == u64::from(*size) * 8,
         Datatype::FloatingPoint {
             size,
             bit_offset,
@@ -64,7 +64,7 @@ pub fn is_standard(dt: &Datatype) -> bool {
                 _ => return false,
             };
             *bit_offset == 0
-                && u32::from(*precision) == size * 8
+                && u64::from(*precision) == u64::from(*size) * 8
                 && *normalization == 2
                 && (
                     *sign_location,
