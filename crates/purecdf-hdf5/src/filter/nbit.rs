@@ -136,6 +136,16 @@ impl BitReader<'_> {
         if end > self.data.len() * 8 {
             return Err(FilterError::Corrupt(NBIT, "packed chunk too short".into()));
         }
+        let byte = self.pos / 8;
+        if n > 0 && byte + 9 <= self.data.len() {
+            // Nine bytes hold any 64 bits starting at any bit of the first one.
+            let mut w = [0u8; 16];
+            w[7..16].copy_from_slice(&self.data[byte..byte + 9]);
+            let word = u128::from_be_bytes(w);
+            let shift = 72 - (self.pos % 8) as u32 - n;
+            self.pos = end;
+            return Ok(((word >> shift) & ((1u128 << n) - 1)) as u64);
+        }
         let mut v = 0u64;
         let mut left = n;
         while left > 0 {
@@ -185,8 +195,27 @@ fn unpack(node: &Node, out: &mut [u8], r: &mut BitReader<'_>) -> Result<(), Filt
             big_endian,
             precision,
             offset,
+        } if *size <= 16 => {
+            // The value's bits, highest first, placed at the offset in a 128-bit word.
+            let mut v = 0u128;
+            let mut left = *precision;
+            while left > 0 {
+                let n = left.min(64);
+                v = (v << n) | u128::from(r.read(n)?);
+                left -= n;
+            }
+            let word = v << offset;
+            for (k, b) in word.to_le_bytes()[..*size].iter().enumerate() {
+                out[if *big_endian { size - 1 - k } else { k }] |= b;
+            }
+        }
+        Node::Atomic {
+            size,
+            big_endian,
+            precision,
+            offset,
         } => {
-            // Significant bits from the highest down, in pieces of at most 64.
+            // Wider than 16 bytes: significant bits from the highest down, in pieces of 64.
             let mut hi = offset + precision;
             while hi > *offset {
                 let n = (hi - offset).min(64);
@@ -348,6 +377,30 @@ mod tests {
             .flat_map(|c| c.iter().rev().copied())
             .collect();
         assert_eq!(be.decode(packed, 12).unwrap(), raw_be);
+    }
+
+    #[test]
+    fn wide_atomic_values() {
+        // 17-byte elements (the bit-by-bit path) and 16-byte ones (the word path), both orders.
+        for (size, prec, off) in [(17u32, 100u32, 20u32), (16, 121, 7)] {
+            for order in [0, 1] {
+                let f = build(&[8, 0, 2, ATOMIC, size, order, prec, off]).unwrap();
+                let mut raw = vec![0u8; 2 * size as usize];
+                for (i, b) in raw.iter_mut().enumerate() {
+                    *b = (i as u8).wrapping_mul(73).wrapping_add(5);
+                }
+                // Clear the bits outside the precision: they unpack as zero.
+                for e in raw.chunks_mut(size as usize) {
+                    for bit in (0..size * 8).filter(|b| *b < off || *b >= off + prec) {
+                        let (byte, k) = byte_of(size as usize, order == 1, bit);
+                        e[byte] &= !(1 << k);
+                    }
+                }
+                let packed = f.encode(raw.clone()).unwrap();
+                assert_eq!(packed.len(), (2 * prec as usize).div_ceil(8));
+                assert_eq!(f.decode(packed, raw.len()).unwrap(), raw);
+            }
+        }
     }
 
     #[test]
