@@ -79,7 +79,7 @@ fn shared_messages_resolve_in_list_and_btree_indexes() {
             [1 << 3 | 1 << 1, 1 << 5 | 1 << 11, 1 << 12],
             "{name}"
         );
-        let mut in_heap = 0;
+        let (mut in_heap, mut in_header) = (0, 0);
         for idx in &sm.table.indexes {
             assert_eq!(idx.btree, btree, "{name}");
             let recs = idx.records(f.source(), f.sizes()).unwrap();
@@ -94,9 +94,24 @@ fn shared_messages_resolve_in_list_and_btree_indexes() {
                     assert!(!f.shared_message(t, &heap_id, 0).unwrap().is_empty());
                     in_heap += 1;
                 }
+                if let SohmRecord::ObjectHeader {
+                    message_type,
+                    address,
+                    ..
+                } = r
+                {
+                    // The one object using it keeps the message itself, not shared.
+                    let oh = f.object_header(address).unwrap();
+                    let m = oh.message(MessageType(u16::from(message_type))).unwrap();
+                    assert_eq!(m.flags & flags::SHARED, 0);
+                    in_header += 1;
+                }
             }
         }
-        assert!(in_heap >= 5, "{name}: {in_heap}");
+        assert!(
+            in_heap >= 5 && in_header >= 1,
+            "{name}: {in_heap} {in_header}"
+        );
         // Root attributes are shared (the attribute index holds them); their text is intact.
         let root = f.root().unwrap();
         let atts = root.attributes().unwrap();

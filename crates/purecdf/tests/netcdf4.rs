@@ -239,18 +239,18 @@ fn plain_h5py_files_as_netcdf_c_reads_them() {
 }
 
 /// Byte flips over files using n-bit, scale-offset and shared object header messages (fixtures of
-/// purecdf-hdf5): opening and reading every variable never panics.
+/// purecdf-hdf5) and plain h5py files with named types and empty dataspaces: opening and reading
+/// every variable never panics.
 #[test]
 fn corrupt_filtered_and_shared_message_files_never_panic() {
     for (name, step) in [
-        ("h5py_nbit.h5", 17),
-        ("h5py_scaleoffset.h5", 53),
-        ("h5c_sohm_btree.h5", 13),
+        ("../purecdf-hdf5/tests/data/h5py_nbit.h5", 17),
+        ("../purecdf-hdf5/tests/data/h5py_scaleoffset.h5", 53),
+        ("../purecdf-hdf5/tests/data/h5c_sohm_btree.h5", 13),
+        ("tests/data/netcdf4/h5py_type_order.h5", 7),
+        ("tests/data/netcdf4/h5py_empty.h5", 5),
     ] {
-        let p = format!(
-            "{}/../purecdf-hdf5/tests/data/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        );
+        let p = format!("{}/{name}", env!("CARGO_MANIFEST_DIR"));
         let good = std::fs::read(p).unwrap();
         for i in (0..good.len()).step_by(step) {
             let mut bad = good.clone();
