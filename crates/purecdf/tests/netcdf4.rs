@@ -267,3 +267,42 @@ fn corrupt_filtered_and_shared_message_files_never_panic() {
         }
     }
 }
+
+/// Links as netcdf-c follows them (make_h5py_plain.py): soft links (absolute, relative, chained,
+/// through a soft-linked group) and second hard links show their object again under the link's
+/// name, in old- and new-style groups; an external link makes the open fail; 2-byte floats are
+/// NC_FLOAT.
+#[test]
+fn links_and_half_floats() {
+    for name in ["h5py_links.h5", "h5py_links_v2.h5"] {
+        let f = purecdf::open(path(name)).unwrap();
+        for v in ["/x", "/hard2", "/soft", "/chain"] {
+            assert_eq!(
+                f.variable(v).unwrap().get_values::<i32>(..).unwrap(),
+                [0, 1, 2],
+                "{name} {v}"
+            );
+        }
+        for v in ["/g/v", "/g/rel", "/g_again/v", "/sg/rel", "/deep"] {
+            assert_eq!(
+                f.variable(v).unwrap().get_values::<f32>(..).unwrap(),
+                [0.0, 1.0],
+                "{name} {v}"
+            );
+        }
+    }
+    assert_eq!(
+        purecdf::open(path("h5py_external_link.h5"))
+            .unwrap_err()
+            .kind(),
+        purecdf::ErrorKind::Hdf
+    );
+    let f = purecdf::open(path("h5py_half.h5")).unwrap();
+    let v = f.variable("f2be").unwrap();
+    assert_eq!(v.vartype(), NcType::Float);
+    assert_eq!(v.get_values::<f32>(..).unwrap()[..3], [0.5, -1.25, 3.0]);
+    assert_eq!(
+        f.attribute("ha").unwrap().values,
+        Values::Float(vec![1.5, 2.5])
+    );
+}

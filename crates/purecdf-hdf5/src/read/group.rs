@@ -22,6 +22,8 @@ pub struct Member {
     pub name: String,
     /// Object header address for hard links; `None` for soft and external links.
     pub address: Option<u64>,
+    /// What the link points to (hard: the address; soft: a path; external: file and path).
+    pub target: LinkTarget,
     /// Creation order, when tracked.
     pub creation_order: Option<u64>,
 }
@@ -60,10 +62,19 @@ impl Group {
             let entries = group_members(f.source(), st.btree, &heap, sizes)?;
             return Ok(entries
                 .into_iter()
-                .map(|e| Member {
-                    name: e.name,
-                    address: Some(e.address),
-                    creation_order: None,
+                .map(|e| match e.soft {
+                    Some(path) => Member {
+                        name: e.name,
+                        address: None,
+                        target: LinkTarget::Soft(path),
+                        creation_order: None,
+                    },
+                    None => Member {
+                        name: e.name,
+                        address: Some(e.address),
+                        target: LinkTarget::Hard(e.address),
+                        creation_order: None,
+                    },
                 })
                 .collect());
         }
@@ -103,6 +114,7 @@ impl Group {
                 } else {
                     None
                 },
+                target: l.target,
                 name: l.name,
                 creation_order: l.creation_order,
             })

@@ -20,6 +20,7 @@ use std::sync::{Arc, OnceLock};
 use crate::error::{FormatError, FormatErrorKind, FormatResult};
 use crate::format::cursor::{Cursor, SizeParams};
 use crate::format::fractal_heap::FractalHeap;
+use crate::format::messages::links::LinkTarget;
 use crate::format::messages::shared::SharedRef;
 use crate::format::object_header::{flags, MessageType, ObjectHeader};
 use crate::format::sohm::{type_flag, SharedTableMessage, SohmTable};
@@ -210,15 +211,42 @@ impl Hdf5File {
         group::Group::load(self, self.superblock.root_object_header)
     }
 
-    /// Looks up an object by absolute path (`/a/b`).
+    /// Looks up an object by absolute path (`/a/b`), following soft links.
     pub fn object_address(&self, path: &str) -> FormatResult<u64> {
-        let mut addr = self.superblock.root_object_header;
-        for part in path.split('/').filter(|p| !p.is_empty()) {
-            let g = group::Group::load(self, addr)?;
+        self.resolve_path(self.superblock.root_object_header, path)
+    }
+
+    /// The object a path names, relative to the group at `base` unless it starts with `/`, as
+    /// HDF5 resolves it: soft links are followed (at most 16 of them, as HDF5 allows), external
+    /// links and missing names are errors.
+    pub fn resolve_path(&self, base: u64, path: &str) -> FormatResult<u64> {
+        let mut budget = 16;
+        self.resolve_in(base, path, &mut budget)
+    }
+
+    fn resolve_in(&self, base: u64, path: &str, budget: &mut u32) -> FormatResult<u64> {
+        let mut addr = if path.starts_with('/') {
+            self.superblock.root_object_header
+        } else {
+            base
+        };
+        for part in path.split('/').filter(|p| !p.is_empty() && *p != ".") {
+            let group_addr = addr;
+            let g = group::Group::load(self, group_addr)?;
             let m = g.members()?.into_iter().find(|m| m.name == part);
-            addr = m.and_then(|m| m.address).ok_or_else(|| {
-                FormatError::new(FormatErrorKind::InvalidValue(0), addr, "group member")
-            })?;
+            let bad = |v| FormatError::new(FormatErrorKind::InvalidValue(v), group_addr, "link");
+            addr = match m.map(|m| m.target) {
+                Some(LinkTarget::Hard(a)) => a,
+                Some(LinkTarget::Soft(p)) => {
+                    if *budget == 0 {
+                        return Err(bad(16));
+                    }
+                    *budget -= 1;
+                    self.resolve_in(group_addr, &p, budget)?
+                }
+                Some(LinkTarget::External(..) | LinkTarget::Other(_)) => return Err(bad(2)),
+                None => return Err(bad(0)),
+            };
         }
         Ok(addr)
     }

@@ -11,6 +11,7 @@ use purecdf_hdf5::format::messages::attribute::{AttributeMessage, TypeRef};
 use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::format::messages::layout::Layout;
+use purecdf_hdf5::format::messages::links::LinkTarget;
 use purecdf_hdf5::format::messages::shared::SharedRef;
 use purecdf_hdf5::format::object_header::{flags, MessageType, ObjectHeader};
 use purecdf_hdf5::read::{Dataset, Group, Hdf5File};
@@ -56,6 +57,8 @@ const RESERVED: [&str; 15] = [
 ];
 /// Deepest group nesting accepted.
 const MAX_GROUP_DEPTH: usize = 256;
+/// Most group visits in one file (a group linked from several places is visited each time).
+const MAX_GROUP_VISITS: usize = 1 << 16;
 
 struct PendingVar {
     group: GroupId,
@@ -79,7 +82,9 @@ struct Builder<'a> {
     nc_dimid: HashMap<DimId, i64>,
     next_dimid: i64,
     pending: Vec<PendingVar>,
+    /// Groups on the path from the root to the one being read.
     visited: Vec<u64>,
+    group_visits: usize,
     markers: usize,
     heaps: &'a super::HeapCache,
 }
@@ -99,6 +104,7 @@ pub(crate) fn build(
         next_dimid: 0,
         pending: Vec::new(),
         visited: Vec::new(),
+        group_visits: 0,
         markers: 0,
         heaps,
     };
@@ -175,18 +181,44 @@ fn ints_of(a: &AttributeMessage) -> Vec<i64> {
 
 impl Builder<'_> {
     fn group(&mut self, address: u64, gid: GroupId, depth: usize) -> Result<()> {
-        if depth > MAX_GROUP_DEPTH || self.visited.contains(&address) {
-            return Err(
-                Error::with_detail(ErrorKind::BadMeta, "group cycle or nesting too deep")
-                    .offset(address),
-            );
+        // A group may be reached by several links (netcdf-c shows it under each name), but not
+        // from inside itself; the total number of group visits is bounded too.
+        self.group_visits += 1;
+        if depth > MAX_GROUP_DEPTH
+            || self.visited.contains(&address)
+            || self.group_visits > MAX_GROUP_VISITS
+        {
+            return Err(Error::with_detail(
+                ErrorKind::BadMeta,
+                "group cycle, or groups nested or linked too much",
+            )
+            .offset(address));
         }
         self.visited.push(address);
+        let result = self.group_members(address, gid, depth);
+        self.visited.pop();
+        result
+    }
+
+    fn group_members(&mut self, address: u64, gid: GroupId, depth: usize) -> Result<()> {
         let group = Group::load(self.h5, address).map_err(hdf)?;
         // Types first (attributes and variables may use them), then attributes, then the rest.
         let mut objects = Vec::new();
         for m in group.members().map_err(hdf)? {
-            let Some(addr) = m.address else { continue };
+            // netcdf-c opens every link: soft links lead to their object (relative to this
+            // group), and an external link makes the open fail.
+            let addr = match (m.address, &m.target) {
+                (Some(a), _) => a,
+                (None, LinkTarget::Soft(path)) => {
+                    self.h5.resolve_path(address, path).map_err(hdf)?
+                }
+                _ => {
+                    return Err(Error::with_detail(
+                        ErrorKind::Hdf,
+                        format!("{} is an external link", m.name),
+                    ))
+                }
+            };
             let header = self.h5.object_header(addr).map_err(hdf)?;
             let is_dataset = header.message(MessageType::LAYOUT).is_some();
             let is_group = header.message(MessageType::LINK_INFO).is_some()

@@ -25,8 +25,9 @@ pub(crate) fn atomic(dt: &Datatype) -> Option<NcType> {
             (33..=64, false) => NcType::UInt64,
             _ => return None,
         },
-        Datatype::FloatingPoint { size: 4, .. } => NcType::Float,
-        Datatype::FloatingPoint { size: 8, .. } => NcType::Double,
+        // Likewise for floats by size: a 2-byte float is an NC_FLOAT.
+        Datatype::FloatingPoint { size: 1..=4, .. } => NcType::Float,
+        Datatype::FloatingPoint { size: 5..=8, .. } => NcType::Double,
         Datatype::String { .. } => NcType::Char,
         Datatype::VarLen {
             is_string: true, ..
@@ -262,7 +263,7 @@ pub(crate) fn decode_value(
         }
         Datatype::FloatingPoint { size, .. } if needs_conversion(dt) => {
             let x = purecdf_hdf5::convert::float_value(dt, b).ok_or(ErrorKind::BadType)?;
-            if *size == 4 {
+            if *size <= 4 {
                 Value::Float(x as f32)
             } else {
                 Value::Double(x)

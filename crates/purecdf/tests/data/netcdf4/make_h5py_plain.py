@@ -79,3 +79,30 @@ with h5py.File("h5py_type_order.h5", "w") as f:
     g = f.create_group("g")
     g.create_dataset("uses_parent_type", data=np.zeros(2, dtype=f["zzz"].dtype), dtype=f["zzz"])
     f.attrs["att_uses_late_type"] = np.zeros(1, dtype=f["zzz"].dtype)
+
+# Links: netcdf-c opens every link, so a soft link (absolute, relative, chained, through a
+# soft-linked group) shows its object again under the link's name, as does a second hard link
+# (a group linked twice is shown twice); the new-style group format has the same links.
+for name, libver in (("h5py_links.h5", "earliest"), ("h5py_links_v2.h5", "latest")):
+    with h5py.File(name, "w", libver=libver) as f:
+        x = f.create_dataset("x", data=np.arange(3, dtype="i4"))
+        f["hard2"] = x
+        f["soft"] = h5py.SoftLink("/x")
+        f["chain"] = h5py.SoftLink("/soft")
+        g = f.create_group("g")
+        g.create_dataset("v", data=np.arange(2, dtype="f4"))
+        g["rel"] = h5py.SoftLink("v")
+        f["g_again"] = g
+        f["sg"] = h5py.SoftLink("/g")
+        f["deep"] = h5py.SoftLink("/sg/v")
+
+# An external link (here to a file that does not exist) makes netcdf-c's open fail.
+with h5py.File("h5py_external_link.h5", "w") as f:
+    f.create_dataset("x", data=np.arange(3))
+    f["ext"] = h5py.ExternalLink("nowhere.h5", "/y")
+
+# Half-precision floats are NC_FLOAT to netcdf-c (HDF5's native type for a 2-byte float).
+with h5py.File("h5py_half.h5", "w") as f:
+    f.create_dataset("f2", data=np.array([0.5, -1.25, 65504, 6e-8], dtype="f2"))
+    f.create_dataset("f2be", data=np.array([0.5, -1.25, 3.0, 1e-3], dtype=">f2"))
+    f.attrs["ha"] = np.array([1.5, 2.5], dtype="f2")
