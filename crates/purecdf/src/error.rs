@@ -112,6 +112,9 @@ pub enum ErrorKind {
     LateFill,
     /// NC_EDIMMETA / NC_EVARMETA and friends: malformed metadata.
     BadMeta,
+    /// NC_EATTMETA: an attribute could not be read (an HDF5 attribute netCDF cannot represent,
+    /// such as a numeric one of more than one dimension).
+    AttMeta,
 }
 
 impl ErrorKind {
@@ -168,6 +171,7 @@ impl ErrorKind {
             Io => -68,
             LateFill => -130,
             BadMeta => -108,
+            AttMeta => -107,
         }
     }
 
@@ -226,6 +230,7 @@ impl ErrorKind {
             Io => "NetCDF: I/O failure",
             LateFill => "NetCDF: Attempt to define fill value when data already exists.",
             BadMeta => "NetCDF: Problem with variable metadata.",
+            AttMeta => "NetCDF: Can't open HDF5 attribute",
         }
     }
 }

@@ -306,3 +306,19 @@ fn links_and_half_floats() {
         Values::Float(vec![1.5, 2.5])
     );
 }
+
+/// A numeric attribute of more than one dimension: netcdf-c cannot read that object's attributes,
+/// so they are absent (ncdump stops there, as the reference comparison checks); string attributes
+/// of any shape are flattened NC_STRING values.
+#[test]
+fn multi_dimensional_attributes() {
+    let f = purecdf::open(path("h5py_att2d.h5")).unwrap();
+    let b = f.variable("b").unwrap();
+    assert!(b.attribute("ok").is_none() && b.attribute("m").is_none());
+    let f = purecdf::open(path("h5py_att2d_group.h5")).unwrap();
+    assert_eq!(
+        f.attribute("vs2d").unwrap().values,
+        Values::String(["x", "yy", "z", ""].map(|s| Some(s.to_string())).to_vec())
+    );
+    assert!(f.variable("/g/h/w").is_some());
+}

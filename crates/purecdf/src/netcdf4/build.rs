@@ -20,7 +20,7 @@ use super::types::{self, HeapReader, TypeTable};
 use super::{hdf, VarData};
 use crate::backend::Format;
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{DimId, GroupId, NcType, Schema, StorageInfo, Value, Values, ROOT};
+use crate::model::{DimId, GroupId, NcType, Schema, StorageInfo, Value, Values, VarId, ROOT};
 
 /// The NAME a pure dimension's scale carries.
 const PURE_DIM: &str = "This is a netCDF dimension but not a netCDF variable";
@@ -84,16 +84,24 @@ struct Builder<'a> {
     pending: Vec<PendingVar>,
     /// Groups on the path from the root to the one being read.
     visited: Vec<u64>,
+    /// Groups and variables whose attributes netcdf-c cannot read.
+    att_errors: Vec<(GroupId, Option<VarId>)>,
     group_visits: usize,
     markers: usize,
     heaps: &'a super::HeapCache,
 }
 
+/// What [`build`] makes of a file.
+pub(crate) struct Built {
+    pub(crate) schema: Schema,
+    pub(crate) vars: Vec<Option<VarData>>,
+    pub(crate) format: Format,
+    /// Groups and variables whose attributes netcdf-c fails to read (NC_EATTMETA).
+    pub(crate) att_errors: Vec<(GroupId, Option<VarId>)>,
+}
+
 /// Reads the whole model of `h5`.
-pub(crate) fn build(
-    h5: &Hdf5File,
-    heaps: &super::HeapCache,
-) -> Result<(Schema, Vec<Option<VarData>>, Format)> {
+pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
     let mut b = Builder {
         h5,
         schema: Schema::default(),
@@ -104,6 +112,7 @@ pub(crate) fn build(
         next_dimid: 0,
         pending: Vec::new(),
         visited: Vec::new(),
+        att_errors: Vec::new(),
         group_visits: 0,
         markers: 0,
         heaps,
@@ -138,7 +147,12 @@ pub(crate) fn build(
         name: "_IsNetcdf4".into(),
         values: Values::Int(vec![i32::from(is_nc4)]),
     });
-    Ok((b.schema, vars, format))
+    Ok(Built {
+        schema: b.schema,
+        vars,
+        format,
+        att_errors: b.att_errors,
+    })
 }
 
 /// The parameters netcdf-c reports for a filter. For szip (id 4) HDF5 stores four values (options
@@ -238,11 +252,16 @@ impl Builder<'_> {
                 )),
             }
         }
-        for a in group.attributes().map_err(hdf)? {
-            if let Some(v) = self.att_values(&a)? {
-                self.schema
-                    .put_att(gid, None, &a.name, v)
-                    .or_else(|_| self.raw_put_att(gid, None, &a.name, &a))?;
+        let atts = group.attributes().map_err(hdf)?;
+        if self.unreadable_atts(&atts) {
+            self.att_errors.push((gid, None));
+        } else {
+            for a in atts {
+                if let Some(v) = self.att_values(&a)? {
+                    self.schema
+                        .put_att(gid, None, &a.name, v)
+                        .or_else(|_| self.raw_put_att(gid, None, &a.name, &a))?;
+                }
             }
         }
         let mut children = Vec::new();
@@ -366,6 +385,10 @@ impl Builder<'_> {
             let id = self
                 .schema
                 .add_var_unchecked(p.group, p.name.clone(), typ, &dims);
+            if self.unreadable_atts(&p.atts) {
+                self.att_errors.push((p.group, Some(id)));
+                continue;
+            }
             for a in &p.atts {
                 if HIDDEN.contains(&a.name.as_str()) {
                     continue;
@@ -557,6 +580,18 @@ impl Builder<'_> {
                 "attribute type in the shared message heap",
             )),
         }
+    }
+
+    /// True when netcdf-c fails reading this set of attributes (NC_EATTMETA): one has a type
+    /// netCDF represents, is not a string, and has more than one dimension.
+    fn unreadable_atts(&self, atts: &[AttributeMessage]) -> bool {
+        atts.iter().any(|a| {
+            let multi = matches!(&a.space, Dataspace::Simple { dims, .. } if dims.len() > 1);
+            multi
+                && self
+                    .att_type(a)
+                    .is_ok_and(|(_, t)| !matches!(t, NcType::Char | NcType::String))
+        })
     }
 
     /// An attribute's values; `None` for attributes netCDF does not show.

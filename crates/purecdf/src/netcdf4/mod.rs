@@ -24,7 +24,7 @@ use purecdf_hdf5::FormatError;
 
 use crate::backend::{Backend, Format};
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{NcType, Schema, Values, VarId};
+use crate::model::{GroupId, NcType, Schema, Values, VarId};
 use crate::selection::Hyperslab;
 
 /// Converts an HDF5 format error into a netCDF one (NC_EHDFERR with the place).
@@ -44,6 +44,7 @@ pub struct Netcdf4File {
     format: Format,
     vars: Vec<Option<VarData>>,
     heaps: HeapCache,
+    att_errors: Vec<(GroupId, Option<VarId>)>,
 }
 
 impl std::fmt::Debug for Netcdf4File {
@@ -65,13 +66,14 @@ impl Netcdf4File {
     pub fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
         let h5 = Hdf5File::open(source).map_err(hdf)?;
         let heaps = HeapCache::default();
-        let (schema, vars, format) = build::build(&h5, &heaps)?;
+        let built = build::build(&h5, &heaps)?;
         Ok(Netcdf4File {
             h5,
-            schema,
-            format,
-            vars,
+            schema: built.schema,
+            format: built.format,
+            vars: built.vars,
             heaps,
+            att_errors: built.att_errors,
         })
     }
 
@@ -151,6 +153,15 @@ impl Backend for Netcdf4File {
 
     fn schema(&self) -> &Schema {
         &self.schema
+    }
+
+    fn attributes_error(&self, g: GroupId, var: Option<VarId>) -> Option<Error> {
+        self.att_errors.contains(&(g, var)).then(|| {
+            Error::with_detail(
+                ErrorKind::AttMeta,
+                "an attribute of more than one dimension",
+            )
+        })
     }
 
     fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {

@@ -106,3 +106,23 @@ with h5py.File("h5py_half.h5", "w") as f:
     f.create_dataset("f2", data=np.array([0.5, -1.25, 65504, 6e-8], dtype="f2"))
     f.create_dataset("f2be", data=np.array([0.5, -1.25, 3.0, 1e-3], dtype=">f2"))
     f.attrs["ha"] = np.array([1.5, 2.5], dtype="f2")
+
+# netcdf-c cannot read a numeric attribute of more than one dimension (NC_EATTMETA): ncdump stops
+# where it first reads that object's attributes (the variable's line, or the group's dimensions).
+# Multi-dimensional string attributes are fine: flattened NC_STRING values.
+with h5py.File("h5py_att2d.h5", "w") as f:
+    f.create_dataset("a", data=np.arange(3))
+    b = f.create_dataset("b", data=np.arange(2.0))
+    b.attrs["m"] = np.arange(4).reshape(2, 2)
+    b.attrs["ok"] = 1
+    f.create_dataset("c", data=np.arange(3))
+with h5py.File("h5py_att2d_group.h5", "w") as f:
+    f.create_dataset("a", data=np.arange(3))
+    f.attrs["fine"] = 2
+    f.attrs["s2d"] = np.array([[b"ab", b"c"], [b"d", b"e"]])
+    f.attrs["vs2d"] = np.array([["x", "yy"], ["z", ""]], dtype=h5py.string_dtype())
+    g = f.create_group("g")
+    g.create_dataset("v", data=np.arange(2))
+    h = g.create_group("h")
+    h.attrs["m3"] = np.zeros((2, 2, 2), dtype="f4")
+    h.create_dataset("w", data=np.arange(2))
