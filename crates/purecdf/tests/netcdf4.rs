@@ -322,3 +322,15 @@ fn multi_dimensional_attributes() {
     );
     assert!(f.variable("/g/h/w").is_some());
 }
+
+/// A committed enum type with a big-endian base fails the open as in netcdf-c (NC_EHDFERR); used
+/// inline it is only left out.
+#[test]
+fn big_endian_enum_types() {
+    let e = purecdf::open(path("h5py_enum_be.h5")).unwrap_err();
+    assert_eq!(e.kind(), purecdf::ErrorKind::Hdf);
+    let f = purecdf::open(path("h5py_enum_be_inline.h5")).unwrap();
+    let names: Vec<String> = f.variables().map(|v| v.name().to_string()).collect();
+    assert_eq!(names, ["plain"]);
+    assert!(f.attribute("ea").is_none());
+}

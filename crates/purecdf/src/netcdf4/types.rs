@@ -166,6 +166,18 @@ impl TypeTable {
                 }
             }
             Datatype::Enum { base, members, .. } => {
+                // netcdf-c matches an enum's base type as stored (not its native form) against
+                // the native integers: a big-endian or bit-packed base matches none, and the
+                // error stops the open.
+                let native = matches!(base.as_ref(), Datatype::FixedPoint { big_endian, .. }
+                    if *big_endian == cfg!(target_endian = "big"))
+                    && purecdf_hdf5::convert::is_standard(base);
+                if !native {
+                    return fail(
+                        ErrorKind::Hdf,
+                        format!("enum type {name} has a non-native base type"),
+                    );
+                }
                 let b = self.nc_type(base)?;
                 let big = is_big_endian(base);
                 let signed = matches!(base.as_ref(), Datatype::FixedPoint { signed: true, .. });

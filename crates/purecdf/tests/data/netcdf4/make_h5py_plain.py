@@ -126,3 +126,19 @@ with h5py.File("h5py_att2d_group.h5", "w") as f:
     h = g.create_group("h")
     h.attrs["m3"] = np.zeros((2, 2, 2), dtype="f4")
     h.create_dataset("w", data=np.arange(2))
+
+# netcdf-c compares a committed enum's base type as stored with the native integers: a big-endian
+# base matches none and the open fails; used inline (not committed) the dataset and attribute are
+# only left out.
+from h5py import h5t, h5s, h5d, h5a
+with h5py.File("h5py_enum_be.h5", "w") as f:
+    f["t"] = h5py.enum_dtype({"LOW": -5, "HIGH": 100000}, basetype=">i4")
+    f.create_dataset("v", data=np.array([-5, 100000], dtype=">i4"), dtype=f["t"])
+with h5py.File("h5py_enum_be_inline.h5", "w") as f:
+    t = h5t.enum_create(h5t.STD_I32BE)
+    t.enum_insert(b"A", 0)
+    t.enum_insert(b"B", 1)
+    h5d.create(f.id, b"v", t, h5s.create_simple((2,)))
+    f.create_dataset("plain", data=np.arange(2))
+    a = h5a.create(f.id, b"ea", t, h5s.create_simple((1,)))
+    a.write(np.array([1], dtype=">i4"), mtype=t)
