@@ -200,14 +200,18 @@ fn repository_hdf5_fixtures_dump_like_netcdf_c() {
             [&[], &["-s"]]
         };
         for opts in runs {
+            // Both run from the fixture's directory, where HDF5 looks for external raw data.
+            let dir = f.parent().unwrap();
             let theirs = Command::new("/usr/bin/ncdump")
                 .args(opts)
                 .arg(f)
+                .current_dir(dir)
                 .output()
                 .unwrap();
             let ours = Command::new(env!("CARGO_BIN_EXE_ncdump"))
                 .args(opts)
                 .arg(f)
+                .current_dir(dir)
                 .output()
                 .unwrap();
             if theirs.stdout == ours.stdout && theirs.status.code() == ours.status.code() {

@@ -8,6 +8,7 @@
 //! references.
 
 mod dataset;
+mod external;
 mod group;
 mod slab;
 

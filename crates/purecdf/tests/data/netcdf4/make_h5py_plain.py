@@ -142,3 +142,15 @@ with h5py.File("h5py_enum_be_inline.h5", "w") as f:
     f.create_dataset("plain", data=np.arange(2))
     a = h5a.create(f.id, b"ea", t, h5s.create_simple((1,)))
     a.write(np.array([1], dtype=">i4"), mtype=t)
+
+# Raw data in external files (HDF5 resolves relative names against the current directory, so
+# both ncdumps are run from this directory): two segments in two files, at offsets, the second
+# file shorter than its segment (the missing bytes read as zeros).
+with open("h5py_external_a.bin", "wb") as raw:
+    raw.write(b"\xff" * 8 + np.arange(3, dtype="<i4").tobytes())
+with open("h5py_external_b.bin", "wb") as raw:
+    raw.write(np.arange(3, 5, dtype="<i4").tobytes())
+with h5py.File("h5py_external.h5", "w") as f:
+    f.create_dataset("ext", shape=(8,), dtype="<i4",
+                     external=[("h5py_external_a.bin", 8, 12), ("h5py_external_b.bin", 0, 20)])
+    f.create_dataset("plain", data=np.arange(2))
