@@ -271,7 +271,11 @@ fn compare(dir: &Path, src: &[u8], args: &[&str]) -> Option<String> {
     if want.code == Some(0) && got.bytes != want.bytes {
         // netCDF-4 files are not byte-identical to libhdf5's: netcdf-c's ncdump -s must print
         // the same for both (less the _NCProperties line naming the writer).
-        if want.bytes.as_deref().is_some_and(|b| b.starts_with(b"\x89HDF")) {
+        if want
+            .bytes
+            .as_deref()
+            .is_some_and(|b| b.starts_with(b"\x89HDF"))
+        {
             let (a, b) = (nc4_dump(&dir.join("ref.nc")), nc4_dump(&dir.join("our.nc")));
             if a == b {
                 return None;

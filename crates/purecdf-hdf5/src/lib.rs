@@ -5,6 +5,7 @@
 //! Status: superblock v0–v3, checksums and the bounded cursor; object headers, B-trees, heaps,
 //! chunk indexes and filters follow.
 
+pub mod convert;
 pub mod error;
 pub mod filter;
 pub mod format;

@@ -27,14 +27,7 @@ fn i32t() -> Datatype {
 }
 
 fn f64t() -> Datatype {
-    Datatype::FloatingPoint {
-        size: 8,
-        big_endian: false,
-        precision: 64,
-        exponent_size: 11,
-        mantissa_size: 52,
-        exponent_bias: 1023,
-    }
+    Datatype::ieee_f64(false)
 }
 
 fn vstr() -> Datatype {

@@ -73,6 +73,12 @@ pub(crate) trait Backend: Send + Sync {
     /// `slab.num_elements() * type size`. Only called for fixed-size atomic types.
     fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()>;
 
+    /// The error netcdf-c reports when it first reads the attributes of group `g` (or of its
+    /// variable `var`), if they cannot be read; such attributes are absent from the schema.
+    fn attributes_error(&self, _g: GroupId, _var: Option<VarId>) -> Option<crate::Error> {
+        None
+    }
+
     /// Reads a hyperslab as [`Values`] of the variable's type. The default goes through
     /// [`Backend::read_raw`] for fixed-size atomic types; backends with strings or user types
     /// override it.

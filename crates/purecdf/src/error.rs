@@ -118,6 +118,9 @@ pub enum ErrorKind {
     BadChunk,
     /// NC_EDIMMETA / NC_EVARMETA and friends: malformed metadata.
     BadMeta,
+    /// NC_EATTMETA: an attribute could not be read (an HDF5 attribute netCDF cannot represent,
+    /// such as a numeric one of more than one dimension).
+    AttMeta,
 }
 
 impl ErrorKind {
@@ -177,6 +180,7 @@ impl ErrorKind {
             Storage => -126,
             BadChunk => -127,
             BadMeta => -108,
+            AttMeta => -107,
         }
     }
 
@@ -238,6 +242,7 @@ impl ErrorKind {
             Storage => "NetCDF: Cannot specify both contiguous and chunking.",
             BadChunk => "NetCDF: Bad chunk sizes.",
             BadMeta => "NetCDF: Problem with variable metadata.",
+            AttMeta => "NetCDF: Can't open HDF5 attribute",
         }
     }
 }

@@ -2,11 +2,15 @@
 //! that builds a [`Filter`] from a filter id and its client data, and the pipeline that undoes
 //! (and later applies) them in order, honouring each chunk's filter mask and optional filters.
 //!
-//! Built in: deflate (1, feature `deflate`), shuffle (2), fletcher32 (3), szip (4, decode only). Unknown ids give
+//! Built in: deflate (1, feature `deflate`), shuffle (2), fletcher32 (3), szip (4, decode only),
+//! n-bit (5) and scale-offset (6, D-scale floats and integers; E-scale is refused as HDF5 refuses
+//! it). Unknown ids give
 //! [`FilterError::Unknown`]; known ids whose feature is off give [`FilterError::NotBuilt`].
 
 mod deflate;
 mod fletcher32;
+mod nbit;
+mod scaleoffset;
 mod shuffle;
 mod szip;
 
@@ -66,7 +70,8 @@ pub trait Filter: Send + Sync {
 /// True when this build can decode filter `id` (what netcdf-c asks HDF5 with `H5Zfilter_avail`
 /// before reading a variable).
 pub fn is_available(id: u16) -> bool {
-    matches!(id, SHUFFLE | FLETCHER32 | SZIP) || (id == DEFLATE && cfg!(feature = "deflate"))
+    matches!(id, SHUFFLE | FLETCHER32 | SZIP | NBIT | SCALEOFFSET)
+        || (id == DEFLATE && cfg!(feature = "deflate"))
 }
 
 /// Builds the filter for an id and its client data.
@@ -85,6 +90,8 @@ pub fn build(
         }
         FLETCHER32 => Ok(Box::new(fletcher32::Fletcher32)),
         SZIP => szip::build(client_data),
+        NBIT => nbit::build(client_data),
+        SCALEOFFSET => scaleoffset::build(client_data),
         other => Err(FilterError::Unknown(other)),
     }
 }

@@ -13,13 +13,15 @@ use crate::io::ByteSource;
 /// Deepest B-tree accepted.
 const MAX_LEVEL: u8 = 64;
 
-/// An entry of an old-style group: a name and an object header address.
+/// An entry of an old-style group: a name and an object header address, or a soft link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SymbolEntry {
     /// Link name.
     pub name: String,
-    /// Object header address.
+    /// Object header address (undefined for a soft link).
     pub address: u64,
+    /// The link value of a soft link (cache type 2: its offset in the group's local heap).
+    pub soft: Option<String>,
 }
 
 /// One chunk as a v1 B-tree chunk record describes it.
@@ -197,9 +199,21 @@ fn read_symbol_node(
     for _ in 0..n {
         let name_off = c.uint(sizes.offset_size)?;
         let address = c.uint(sizes.offset_size)?;
-        c.skip(24)?;
+        let cache_type = c.u32()?;
+        c.skip(4)?;
+        let mut scratch = c.split(16)?;
+        let soft = if cache_type == 2 {
+            let off = u64::from(scratch.u32()?);
+            Some(String::from_utf8_lossy(heap.string_at(off)?).into_owned())
+        } else {
+            None
+        };
         let name = String::from_utf8_lossy(heap.string_at(name_off)?).into_owned();
-        out.push(SymbolEntry { name, address });
+        out.push(SymbolEntry {
+            name,
+            address,
+            soft,
+        });
     }
     Ok(())
 }

@@ -14,4 +14,5 @@ pub mod global_heap;
 pub mod local_heap;
 pub mod messages;
 pub mod object_header;
+pub mod sohm;
 pub mod superblock;

@@ -11,11 +11,13 @@ use crate::format::chunk_index::{self, ChunkGrid};
 use crate::format::cursor::Cursor;
 use crate::format::messages::dataspace::Dataspace;
 use crate::format::messages::datatype::Datatype;
+use crate::format::messages::external::ExternalFiles;
 use crate::format::messages::fill_value::FillValue;
 use crate::format::messages::filter_pipeline::FilterPipeline;
 use crate::format::messages::layout::{ChunkIndex, Layout};
 use crate::format::messages::shared::SharedRef;
 use crate::format::object_header::{flags, MessageType, ObjectHeader};
+use crate::io::ByteSource;
 use crate::read::group::{attributes, Attribute};
 use crate::read::Hdf5File;
 
@@ -40,6 +42,8 @@ pub struct Dataset {
     pub filters: FilterPipeline,
     /// Fill value property, if any message is present.
     pub fill: Option<FillValue>,
+    /// Raw data kept in external files (contiguous layout only).
+    pub external: Option<ExternalFiles>,
     cache: crate::read::slab::SharedCache,
     /// The chunks, when known without reading an index (a dataset a writer holds).
     known_chunks: Option<std::sync::Arc<Vec<Chunk>>>,
@@ -135,8 +139,17 @@ impl Dataset {
             ))?),
             _ => None,
         };
+        let external = match header.message(MessageType::EXTERNAL_FILES) {
+            Some(m) => Some(ExternalFiles::parse(
+                Cursor::new(&m.data, m.offset, "external data files"),
+                file.source(),
+                sizes,
+            )?),
+            None => None,
+        };
         Ok(Dataset {
             file: file.clone(),
+            external,
             header,
             dtype,
             space,
@@ -176,6 +189,7 @@ impl Dataset {
             fill,
             cache: Default::default(),
             known_chunks: chunks.map(std::sync::Arc::new),
+            external: None,
         }
     }
 
@@ -324,7 +338,22 @@ impl Dataset {
                     )
                 })?;
             }
-            Layout::Contiguous { address: None, .. } => {}
+            Layout::Contiguous { address: None, .. } => {
+                if let Some(ext) = &self.external {
+                    let src =
+                        crate::read::external::ExternalSource::open(ext, self.header.address)?;
+                    src.read_at(0, &mut out).map_err(|_| {
+                        FormatError::new(
+                            FormatErrorKind::UnexpectedEof {
+                                wanted: total as u64,
+                                available: src.len(),
+                            },
+                            self.header.address,
+                            "external data",
+                        )
+                    })?;
+                }
+            }
             Layout::Chunked { chunk_dims, .. } => self.read_chunks_into(chunk_dims, &mut out)?,
             Layout::Virtual => {
                 return Err(FormatError::new(

@@ -11,7 +11,8 @@ use crate::format::fractal_heap::FractalHeap;
 use crate::format::local_heap::LocalHeap;
 use crate::format::messages::attribute::AttributeMessage;
 use crate::format::messages::links::{DenseStorageInfo, Link, LinkTarget, SymbolTable};
-use crate::format::object_header::{MessageType, ObjectHeader};
+use crate::format::messages::shared::SharedRef;
+use crate::format::object_header::{flags, MessageType, ObjectHeader};
 use crate::read::Hdf5File;
 
 /// A member of a group.
@@ -21,6 +22,8 @@ pub struct Member {
     pub name: String,
     /// Object header address for hard links; `None` for soft and external links.
     pub address: Option<u64>,
+    /// What the link points to (hard: the address; soft: a path; external: file and path).
+    pub target: LinkTarget,
     /// Creation order, when tracked.
     pub creation_order: Option<u64>,
 }
@@ -60,6 +63,7 @@ impl Group {
                 } else {
                     None
                 },
+                target: l.target,
                 name: l.name,
                 creation_order: l.creation_order,
             })
@@ -67,7 +71,7 @@ impl Group {
     }
 
     /// The group's links with their targets, in creation order (if tracked) or name order.
-    /// Members of an old-style group are hard links without creation order.
+    /// Members of an old-style group have no creation order.
     pub fn links(&self) -> FormatResult<Vec<Link>> {
         let f = &self.file;
         let sizes = f.sizes();
@@ -79,7 +83,10 @@ impl Group {
                 .into_iter()
                 .map(|e| Link {
                     name: e.name,
-                    target: LinkTarget::Hard(e.address),
+                    target: match e.soft {
+                        Some(path) => LinkTarget::Soft(path),
+                        None => LinkTarget::Hard(e.address),
+                    },
                     creation_order: None,
                 })
                 .collect());
@@ -124,12 +131,13 @@ impl Group {
 /// Attributes of any object, compact and dense, in creation order when tracked.
 pub(crate) fn attributes(file: &Hdf5File, header: &ObjectHeader) -> FormatResult<Vec<Attribute>> {
     let sizes = file.sizes();
+    let resolve = |t: MessageType, r: &SharedRef, at: u64| file.resolve_shared(t, r, at);
+    let parse = |data: &[u8], at: u64| {
+        AttributeMessage::parse_with(Cursor::new(data, at, "attribute"), sizes, Some(&resolve))
+    };
     let mut out: Vec<(Option<u16>, Attribute)> = Vec::new();
     for m in header.messages_of(MessageType::ATTRIBUTE) {
-        out.push((
-            m.creation_order,
-            AttributeMessage::parse(Cursor::new(&m.data, m.offset, "attribute"), sizes)?,
-        ));
+        out.push((m.creation_order, parse(&m.data, m.offset)?));
     }
     if let Some(m) = header.message(MessageType::ATTRIBUTE_INFO) {
         let info = DenseStorageInfo::parse_attribute_info(
@@ -145,19 +153,22 @@ pub(crate) fn attributes(file: &Hdf5File, header: &ObjectHeader) -> FormatResult
             for r in tree.records(file.source(), sizes)? {
                 // Type 8: id, flags (1), creation order (4), hash (4); type 9: id, flags, order.
                 let id = r.get(..id_len).unwrap_or_default();
+                let msg_flags = r.get(id_len).copied().unwrap_or(0);
                 let order = r
                     .get(id_len + 1..id_len + 5)
                     .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u16);
-                let obj = heap.object(file.source(), id)?;
-                dense.push((
-                    order,
-                    AttributeMessage::parse(Cursor::new(&obj, heap.address, "attribute"), sizes)?,
-                ));
+                // A shared attribute's id is in the shared message heap, not the object's.
+                let obj = if msg_flags & flags::SHARED != 0 {
+                    file.shared_message(MessageType::ATTRIBUTE, id, heap.address)?
+                } else {
+                    heap.object(file.source(), id)?
+                };
+                dense.push((order, parse(&obj, heap.address)?));
             }
             if !info.tracks_order {
-                // The records' creation order is meaningless then; the name index is in hash
-                // order. List by name, as libhdf5 iterates such objects.
-                dense.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+                // The records' creation order is meaningless then: keep the name index's
+                // (hash) order, the order netcdf-c reads such attributes in (libhdf5's native
+                // order; h5py lists them by name instead).
                 dense.iter_mut().for_each(|d| d.0 = None);
             }
             out.extend(dense);

@@ -2,9 +2,13 @@
 //! tables, compact links, dense links), datasets (type, shape, layout, filters, chunk enumeration
 //! and reading with parallel chunk decoding) and attributes.
 //!
-//! Opening reads only the superblock; every object header is read when first asked for.
+//! Opening reads only the superblock; every object header is read when first asked for. Messages
+//! shared through the shared object header message table (found through the superblock
+//! extension) are replaced by their bodies as headers are read; committed datatypes stay
+//! references.
 
 mod dataset;
+mod external;
 pub(crate) mod group;
 pub(crate) mod slab;
 
@@ -12,11 +16,15 @@ pub use dataset::{Chunk, Dataset};
 pub use group::{Attribute, Member};
 pub use slab::Slab;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::error::{FormatError, FormatErrorKind, FormatResult};
-use crate::format::cursor::SizeParams;
-use crate::format::object_header::ObjectHeader;
+use crate::format::cursor::{Cursor, SizeParams};
+use crate::format::fractal_heap::FractalHeap;
+use crate::format::messages::links::LinkTarget;
+use crate::format::messages::shared::SharedRef;
+use crate::format::object_header::{flags, MessageType, ObjectHeader};
+use crate::format::sohm::{type_flag, SharedTableMessage, SohmTable};
 use crate::format::superblock::Superblock;
 use crate::io::{ByteSource, Shifted};
 
@@ -25,6 +33,15 @@ use crate::io::{ByteSource, Shifted};
 pub struct Hdf5File {
     source: Arc<dyn ByteSource>,
     superblock: Arc<Superblock>,
+    shared: Arc<OnceLock<FormatResult<Option<SharedMessages>>>>,
+}
+
+/// The shared message table with each index's fractal heap.
+#[derive(Debug)]
+pub struct SharedMessages {
+    /// The master table.
+    pub table: SohmTable,
+    heaps: Vec<FractalHeap>,
 }
 
 impl std::fmt::Debug for Hdf5File {
@@ -73,6 +90,7 @@ impl Hdf5File {
         Ok(Hdf5File {
             source,
             superblock: Arc::new(superblock),
+            shared: Arc::default(),
         })
     }
 
@@ -99,6 +117,7 @@ impl Hdf5File {
                 indexed_storage_k: 32,
                 consistency_flags: 0,
             }),
+            shared: Arc::default(),
         }
     }
 
@@ -109,6 +128,7 @@ impl Hdf5File {
         Hdf5File {
             source: self.source.clone(),
             superblock: Arc::new(sb),
+            shared: self.shared.clone(),
         }
     }
 
@@ -127,9 +147,102 @@ impl Hdf5File {
         self.source.as_ref()
     }
 
-    /// Reads the object header at `address`.
+    /// Reads the object header at `address`, with messages shared through the shared message
+    /// table (or kept in another object header) replaced by their bodies. Shared datatypes that
+    /// are committed datatypes stay references, so callers can tell named types.
     pub fn object_header(&self, address: u64) -> FormatResult<ObjectHeader> {
-        ObjectHeader::read(self.source(), address, self.sizes())
+        let mut oh = ObjectHeader::read(self.source(), address, self.sizes())?;
+        for m in &mut oh.messages {
+            if m.flags & flags::SHARED == 0 || type_flag(m.mtype) == 0 {
+                continue;
+            }
+            let r = SharedRef::parse(
+                &mut Cursor::new(&m.data, m.offset, "shared message"),
+                self.sizes(),
+            )?;
+            if m.mtype == MessageType::DATATYPE && matches!(r, SharedRef::ObjectHeader(_)) {
+                continue;
+            }
+            m.data = self.resolve_shared(m.mtype, &r, m.offset)?;
+            m.flags &= !flags::SHARED;
+        }
+        Ok(oh)
+    }
+
+    /// The superblock extension's object header (superblock versions 2 and 3), if any.
+    pub fn superblock_extension(&self) -> FormatResult<Option<ObjectHeader>> {
+        self.superblock
+            .extension
+            .map(|a| ObjectHeader::read(self.source(), a, self.sizes()))
+            .transpose()
+    }
+
+    /// The shared object header message table, read on first use; `None` when the file has none.
+    pub fn shared_messages(&self) -> FormatResult<Option<&SharedMessages>> {
+        match self.shared.get_or_init(|| self.load_shared()) {
+            Ok(s) => Ok(s.as_ref()),
+            Err(e) => Err(*e),
+        }
+    }
+
+    fn load_shared(&self) -> FormatResult<Option<SharedMessages>> {
+        let Some(ext) = self.superblock_extension()? else {
+            return Ok(None);
+        };
+        let Some(m) = ext.message(MessageType::SHARED_MESSAGE_TABLE) else {
+            return Ok(None);
+        };
+        let msg = SharedTableMessage::parse(
+            Cursor::new(&m.data, m.offset, "shared message table message"),
+            self.sizes(),
+        )?;
+        let table = SohmTable::read(self.source(), msg, self.sizes())?;
+        let heaps = table
+            .indexes
+            .iter()
+            .map(|i| FractalHeap::read(self.source(), i.heap_address, self.sizes()))
+            .collect::<FormatResult<Vec<_>>>()?;
+        Ok(Some(SharedMessages { table, heaps }))
+    }
+
+    /// The body of a message of type `t` kept in the shared message heap under `heap_id`.
+    pub fn shared_message(&self, t: MessageType, heap_id: &[u8], at: u64) -> FormatResult<Vec<u8>> {
+        let none = || {
+            FormatError::new(
+                FormatErrorKind::InvalidValue(u64::from(t.0)),
+                at,
+                "shared message",
+            )
+        };
+        let sm = self.shared_messages()?.ok_or_else(none)?;
+        let flag = type_flag(t);
+        let k = sm
+            .table
+            .indexes
+            .iter()
+            .position(|i| i.message_types & flag != 0)
+            .filter(|_| flag != 0)
+            .ok_or_else(none)?;
+        sm.heaps[k].object(self.source(), heap_id)
+    }
+
+    /// The body of a shared message of type `t`: from the shared message heap, or the first
+    /// message of that type in another object header (which must not itself be shared).
+    pub fn resolve_shared(&self, t: MessageType, r: &SharedRef, at: u64) -> FormatResult<Vec<u8>> {
+        match r {
+            SharedRef::Heap(id) => self.shared_message(t, id, at),
+            SharedRef::ObjectHeader(a) => {
+                let oh = ObjectHeader::read(self.source(), *a, self.sizes())?;
+                match oh.message(t) {
+                    Some(m) if m.flags & flags::SHARED == 0 => Ok(m.data.clone()),
+                    _ => Err(FormatError::new(
+                        FormatErrorKind::InvalidValue(*a),
+                        at,
+                        "shared message target",
+                    )),
+                }
+            }
+        }
     }
 
     /// The root group.
@@ -137,15 +250,42 @@ impl Hdf5File {
         group::Group::load(self, self.superblock.root_object_header)
     }
 
-    /// Looks up an object by absolute path (`/a/b`).
+    /// Looks up an object by absolute path (`/a/b`), following soft links.
     pub fn object_address(&self, path: &str) -> FormatResult<u64> {
-        let mut addr = self.superblock.root_object_header;
-        for part in path.split('/').filter(|p| !p.is_empty()) {
-            let g = group::Group::load(self, addr)?;
+        self.resolve_path(self.superblock.root_object_header, path)
+    }
+
+    /// The object a path names, relative to the group at `base` unless it starts with `/`, as
+    /// HDF5 resolves it: soft links are followed (at most 16 of them, as HDF5 allows), external
+    /// links and missing names are errors.
+    pub fn resolve_path(&self, base: u64, path: &str) -> FormatResult<u64> {
+        let mut budget = 16;
+        self.resolve_in(base, path, &mut budget)
+    }
+
+    fn resolve_in(&self, base: u64, path: &str, budget: &mut u32) -> FormatResult<u64> {
+        let mut addr = if path.starts_with('/') {
+            self.superblock.root_object_header
+        } else {
+            base
+        };
+        for part in path.split('/').filter(|p| !p.is_empty() && *p != ".") {
+            let group_addr = addr;
+            let g = group::Group::load(self, group_addr)?;
             let m = g.members()?.into_iter().find(|m| m.name == part);
-            addr = m.and_then(|m| m.address).ok_or_else(|| {
-                FormatError::new(FormatErrorKind::InvalidValue(0), addr, "group member")
-            })?;
+            let bad = |v| FormatError::new(FormatErrorKind::InvalidValue(v), group_addr, "link");
+            addr = match m.map(|m| m.target) {
+                Some(LinkTarget::Hard(a)) => a,
+                Some(LinkTarget::Soft(p)) => {
+                    if *budget == 0 {
+                        return Err(bad(16));
+                    }
+                    *budget -= 1;
+                    self.resolve_in(group_addr, &p, budget)?
+                }
+                Some(LinkTarget::External(..) | LinkTarget::Other(_)) => return Err(bad(2)),
+                None => return Err(bad(0)),
+            };
         }
         Ok(addr)
     }

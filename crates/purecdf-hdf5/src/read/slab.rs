@@ -13,6 +13,7 @@ use crate::filter::decode_chunk;
 use crate::format::btree_v1::ChunkRecord;
 use crate::format::messages::layout::Layout;
 use crate::format::object_header::read_block;
+use crate::io::ByteSource;
 use crate::read::dataset::Dataset;
 
 /// A selection: per dimension the first index, number of elements and step.
@@ -109,8 +110,15 @@ impl Dataset {
             }
             Layout::Contiguous {
                 address: Some(a), ..
-            } => self.read_contiguous(*a, &dims, slab, esize, out)?,
-            Layout::Contiguous { address: None, .. } => fill_with(out, &self.fill_bytes()),
+            } => self.read_contiguous(self.file().source(), *a, &dims, slab, esize, out)?,
+            Layout::Contiguous { address: None, .. } => match &self.external {
+                Some(ext) => {
+                    let src =
+                        crate::read::external::ExternalSource::open(ext, self.header().address)?;
+                    self.read_contiguous(&src, 0, &dims, slab, esize, out)?
+                }
+                None => fill_with(out, &self.fill_bytes()),
+            },
             Layout::Chunked { chunk_dims, .. } => {
                 self.read_chunked(chunk_dims, &dims, slab, esize, out)?
             }
@@ -125,6 +133,7 @@ impl Dataset {
 
     fn read_contiguous(
         &self,
+        src: &dyn ByteSource,
         base: u64,
         dims: &[u64],
         slab: &Slab,
@@ -132,7 +141,6 @@ impl Dataset {
         out: &mut [u8],
     ) -> FormatResult<()> {
         let rank = dims.len();
-        let src = self.file().source();
         let last = rank - 1;
         // One read per row of the selection: the span from the first to the last selected element.
         let span = (slab.count[last] - 1) * slab.stride[last] + 1;

@@ -11,6 +11,7 @@ use purecdf_hdf5::format::messages::attribute::{AttributeMessage, TypeRef};
 use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::format::messages::layout::Layout;
+use purecdf_hdf5::format::messages::links::LinkTarget;
 use purecdf_hdf5::format::messages::shared::SharedRef;
 use purecdf_hdf5::format::object_header::{flags, MessageType, ObjectHeader};
 use purecdf_hdf5::read::{Dataset, Group, Hdf5File};
@@ -19,7 +20,7 @@ use super::types::{self, HeapReader, TypeTable};
 use super::{hdf, VarData};
 use crate::backend::Format;
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{DimId, GroupId, NcType, Schema, StorageInfo, Value, Values, ROOT};
+use crate::model::{DimId, GroupId, NcType, Schema, StorageInfo, Value, Values, VarId, ROOT};
 
 /// The NAME a pure dimension's scale carries.
 const PURE_DIM: &str = "This is a netCDF dimension but not a netCDF variable";
@@ -48,6 +49,8 @@ pub(crate) const RESERVED: [&str; 14] = [
 ];
 /// Deepest group nesting accepted.
 const MAX_GROUP_DEPTH: usize = 256;
+/// Most group visits in one file (a group linked from several places is visited each time).
+const MAX_GROUP_VISITS: usize = 1 << 16;
 
 struct PendingVar {
     group: GroupId,
@@ -58,9 +61,8 @@ struct PendingVar {
     own_dim: Option<DimId>,
     /// True when the name lost a `_nc4_non_coord_` prefix.
     renamed: bool,
-    /// How many user types had been read when netcdf-c reaches this dataset: it reads a group's
-    /// links in order, then its subgroups, and skips a dataset whose type it has not read yet.
-    known_types: usize,
+    /// User types registered when netcdf-c would have read this dataset.
+    types_known: usize,
 }
 
 /// Where the netCDF objects of a file are: HDF5 object header addresses by netCDF id, for a
@@ -87,16 +89,28 @@ struct Builder<'a> {
     nc_dimid: HashMap<DimId, i64>,
     next_dimid: i64,
     pending: Vec<PendingVar>,
+    /// Groups on the path from the root to the one being read.
     visited: Vec<u64>,
+    /// Groups and variables whose attributes netcdf-c cannot read.
+    att_errors: Vec<(GroupId, Option<VarId>)>,
+    group_visits: usize,
     markers: usize,
     heaps: &'a super::HeapCache,
 }
 
+/// What [`build`] makes of a file.
+pub(crate) struct Built {
+    pub(crate) schema: Schema,
+    pub(crate) vars: Vec<Option<VarData>>,
+    pub(crate) format: Format,
+    /// Groups and variables whose attributes netcdf-c fails to read (NC_EATTMETA).
+    pub(crate) att_errors: Vec<(GroupId, Option<VarId>)>,
+    /// Where each object is in the file (for a writer updating it).
+    pub(crate) located: Located,
+}
+
 /// Reads the whole model of `h5`.
-pub(crate) fn build(
-    h5: &Hdf5File,
-    heaps: &super::HeapCache,
-) -> Result<(Schema, Vec<Option<VarData>>, Format, Located)> {
+pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
     let mut b = Builder {
         h5,
         group_addrs: Vec::new(),
@@ -108,6 +122,8 @@ pub(crate) fn build(
         next_dimid: 0,
         pending: Vec::new(),
         visited: Vec::new(),
+        att_errors: Vec::new(),
+        group_visits: 0,
         markers: 0,
         heaps,
     };
@@ -155,7 +171,13 @@ pub(crate) fn build(
     for (addr, t) in &b.types.by_address {
         located.types[t.0] = *addr;
     }
-    Ok((b.schema, vars, format, located))
+    Ok(Built {
+        schema: b.schema,
+        vars,
+        format,
+        att_errors: b.att_errors,
+        located,
+    })
 }
 
 /// The parameters netcdf-c reports for a filter. For szip (id 4) HDF5 stores four values (options
@@ -220,22 +242,48 @@ fn ints_of(a: &AttributeMessage) -> Vec<i64> {
 
 impl Builder<'_> {
     fn group(&mut self, address: u64, gid: GroupId, depth: usize) -> Result<()> {
-        if depth > MAX_GROUP_DEPTH || self.visited.contains(&address) {
-            return Err(
-                Error::with_detail(ErrorKind::BadMeta, "group cycle or nesting too deep")
-                    .offset(address),
-            );
+        // A group may be reached by several links (netcdf-c shows it under each name), but not
+        // from inside itself; the total number of group visits is bounded too.
+        self.group_visits += 1;
+        if depth > MAX_GROUP_DEPTH
+            || self.visited.contains(&address)
+            || self.group_visits > MAX_GROUP_VISITS
+        {
+            return Err(Error::with_detail(
+                ErrorKind::BadMeta,
+                "group cycle, or groups nested or linked too much",
+            )
+            .offset(address));
         }
         self.visited.push(address);
         if self.group_addrs.len() <= gid.0 {
             self.group_addrs.resize(gid.0 + 1, 0);
         }
         self.group_addrs[gid.0] = address;
+        let result = self.group_members(address, gid, depth);
+        self.visited.pop();
+        result
+    }
+
+    fn group_members(&mut self, address: u64, gid: GroupId, depth: usize) -> Result<()> {
         let group = Group::load(self.h5, address).map_err(hdf)?;
         // Types first (attributes and variables may use them), then attributes, then the rest.
         let mut objects = Vec::new();
         for m in group.members().map_err(hdf)? {
-            let Some(addr) = m.address else { continue };
+            // netcdf-c opens every link: soft links lead to their object (relative to this
+            // group), and an external link makes the open fail.
+            let addr = match (m.address, &m.target) {
+                (Some(a), _) => a,
+                (None, LinkTarget::Soft(path)) => {
+                    self.h5.resolve_path(address, path).map_err(hdf)?
+                }
+                _ => {
+                    return Err(Error::with_detail(
+                        ErrorKind::Hdf,
+                        format!("{} is an external link", m.name),
+                    ))
+                }
+            };
             let header = self.h5.object_header(addr).map_err(hdf)?;
             let is_dataset = header.message(MessageType::LAYOUT).is_some();
             let is_group = header.message(MessageType::LINK_INFO).is_some()
@@ -255,16 +303,23 @@ impl Builder<'_> {
                 )),
             }
         }
-        for a in group.attributes().map_err(hdf)? {
-            // The root keeps `_NCProperties` (provenance) and `_nc3_strict` (read by `build`).
-            let kept = gid == ROOT && matches!(a.name.as_str(), "_NCProperties" | "_nc3_strict");
-            if RESERVED.contains(&a.name.as_str()) && !kept {
-                continue;
-            }
-            if let Some(v) = self.att_values(&a)? {
-                self.schema
-                    .put_att(gid, None, &a.name, v)
-                    .or_else(|_| self.raw_put_att(gid, None, &a.name, &a))?;
+        let atts = group.attributes().map_err(hdf)?;
+        if self.unreadable_atts(&atts) {
+            self.att_errors.push((gid, None));
+        } else {
+            for a in atts {
+                // The root keeps `_NCProperties` (provenance) and `_nc3_strict` (read by
+                // `build`); the other reserved names are netcdf-c's own.
+                let kept =
+                    gid == ROOT && matches!(a.name.as_str(), "_NCProperties" | "_nc3_strict");
+                if RESERVED.contains(&a.name.as_str()) && !kept {
+                    continue;
+                }
+                if let Some(v) = self.att_values(&a)? {
+                    self.schema
+                        .put_att(gid, None, &a.name, v)
+                        .or_else(|_| self.raw_put_att(gid, None, &a.name, &a))?;
+                }
             }
         }
         let mut children = Vec::new();
@@ -287,7 +342,7 @@ impl Builder<'_> {
         name: &str,
         addr: u64,
         header: ObjectHeader,
-        known_types: usize,
+        types_known: usize,
     ) -> Result<()> {
         let ds = Dataset::from_header(self.h5, header).map_err(hdf)?;
         let atts = ds.attributes().map_err(hdf)?;
@@ -335,7 +390,7 @@ impl Builder<'_> {
             atts,
             own_dim,
             renamed,
-            known_types,
+            types_known,
         });
         Ok(())
     }
@@ -350,7 +405,7 @@ impl Builder<'_> {
         for p in pending {
             // netcdf-c leaves out datasets whose type has no netCDF equivalent (an inline
             // compound or enum in a plain HDF5 file, a bitfield, a reference, ...).
-            let Ok(typ) = self.var_type(&p.dataset, p.known_types) else {
+            let Ok(typ) = self.var_type(&p.dataset, p.types_known) else {
                 continue;
             };
             let rank = p.dataset.space.dims().len();
@@ -388,6 +443,10 @@ impl Builder<'_> {
             let id = self
                 .schema
                 .add_var_unchecked(p.group, p.name.clone(), typ, &dims);
+            if self.unreadable_atts(&p.atts) {
+                self.att_errors.push((p.group, Some(id)));
+                continue;
+            }
             for a in &p.atts {
                 if RESERVED.contains(&a.name.as_str()) {
                     continue;
@@ -482,11 +541,14 @@ impl Builder<'_> {
         };
         let mut out: Vec<DimId> = Vec::with_capacity(dims.len());
         for (len, m) in dims.iter().zip(max) {
-            let unlimited = m.is_none();
+            let max_unlimited = m.is_none();
+            // A length of 0 is NC_UNLIMITED to netcdf-c: such a phony dimension is unlimited,
+            // and only a dataset with an unlimited maximum shares it.
+            let unlimited = max_unlimited || *len == 0;
             let found = self.schema.group(g).dims.iter().copied().find(|d| {
                 let dim = self.schema.dim(*d);
                 dim.len == *len
-                    && dim.unlimited == unlimited
+                    && dim.unlimited == max_unlimited
                     && dim.name.starts_with("phony_dim_")
                     && !out.contains(d)
             });
@@ -530,7 +592,8 @@ impl Builder<'_> {
         }
     }
 
-    /// The netCDF type of a dataset, among atomic types and the first `known` user types.
+    /// A dataset's netCDF type, among the first `known` user types (netcdf-c leaves out a
+    /// dataset whose user type it has not met yet).
     fn var_type(&self, ds: &Dataset, known: usize) -> Result<NcType> {
         if let Some(m) = ds.header().message(MessageType::DATATYPE) {
             if m.flags & flags::SHARED != 0 {
@@ -538,7 +601,7 @@ impl Builder<'_> {
                     &mut Cursor::new(&m.data, m.offset, "shared"),
                     self.h5.sizes(),
                 ) {
-                    if let Some(t) = self.types.by_address_within(a, known) {
+                    if let Some(t) = self.types.by_address_among(a, known) {
                         return Ok(NcType::User(t));
                     }
                 }
@@ -548,7 +611,7 @@ impl Builder<'_> {
             // A fixed-length string dataset longer than one character is NC_STRING to netcdf-c
             // (NC_CHAR data is stored as 1-byte strings).
             Datatype::String { size, .. } if size > 1 => Ok(NcType::String),
-            _ => self.types.nc_type_within(&ds.dtype, known),
+            _ => self.types.nc_type_among(&ds.dtype, known),
         }
     }
 
@@ -577,6 +640,18 @@ impl Builder<'_> {
         }
     }
 
+    /// True when netcdf-c fails reading this set of attributes (NC_EATTMETA): one has a type
+    /// netCDF represents, is not a string, and has more than one dimension.
+    fn unreadable_atts(&self, atts: &[AttributeMessage]) -> bool {
+        atts.iter().any(|a| {
+            let multi = matches!(&a.space, Dataspace::Simple { dims, .. } if dims.len() > 1);
+            multi
+                && self
+                    .att_type(a)
+                    .is_ok_and(|(_, t)| !matches!(t, NcType::Char | NcType::String))
+        })
+    }
+
     /// An attribute's values; `None` for attributes netCDF does not show.
     fn att_values(&self, a: &AttributeMessage) -> Result<Option<Values>> {
         // Attributes of types netCDF cannot represent are not shown, as netcdf-c skips them.
@@ -596,8 +671,22 @@ impl Builder<'_> {
             cache: self.heaps,
         };
         Ok(Some(match (&dt, typ) {
+            (Datatype::String { size, .. }, _) if matches!(a.space, Dataspace::Simple { .. }) => {
+                // netcdf-c reads an array of fixed-length strings as NC_STRING: each element up
+                // to its first NUL.
+                let size = (*size as usize).max(1);
+                Values::String(
+                    a.data[..n * size]
+                        .chunks_exact(size)
+                        .map(|e| {
+                            let end = e.iter().position(|&c| c == 0).unwrap_or(e.len());
+                            Some(String::from_utf8_lossy(&e[..end]).into_owned())
+                        })
+                        .collect(),
+                )
+            }
             (Datatype::String { size, .. }, _) => {
-                // NC_CHAR attributes are fixed-length strings: all the characters, in order.
+                // A scalar fixed-length string is NC_CHAR text: all its characters.
                 Values::Char(a.data[..n * *size as usize].to_vec())
             }
             (_, NcType::String) | (_, NcType::User(_)) => {
@@ -611,6 +700,11 @@ impl Builder<'_> {
                     }
                 }
                 out
+            }
+            (dt, typ) if types::needs_conversion(dt) => {
+                let mut raw = vec![0u8; n * typ.atomic_size().ok_or(ErrorKind::BadType)?];
+                types::convert_to_native(dt, typ, &a.data[..n * es], &mut raw)?;
+                crate::convert::values_from_ne_bytes(typ, &raw)?
             }
             _ => {
                 let mut raw = a.data[..n * es].to_vec();

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 
 use purecdf_hdf5::format::cursor::Cursor;
 use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
+use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::io::{ByteSource, FileSource};
 use purecdf_hdf5::read::{Dataset, Hdf5File, Slab};
@@ -26,7 +27,7 @@ use purecdf_hdf5::FormatError;
 
 use crate::backend::{Backend, Format};
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{NcType, Schema, Values, VarId};
+use crate::model::{GroupId, NcType, Schema, Values, VarId};
 use crate::selection::Hyperslab;
 
 /// Converts an HDF5 format error into a netCDF one (NC_EHDFERR with the place).
@@ -46,6 +47,7 @@ pub struct Netcdf4File {
     format: Format,
     vars: Vec<Option<VarData>>,
     heaps: HeapCache,
+    att_errors: Vec<(GroupId, Option<VarId>)>,
 }
 
 impl std::fmt::Debug for Netcdf4File {
@@ -67,13 +69,14 @@ impl Netcdf4File {
     pub fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
         let h5 = Hdf5File::open(source).map_err(hdf)?;
         let heaps = HeapCache::default();
-        let (schema, vars, format, _) = build::build(&h5, &heaps)?;
+        let built = build::build(&h5, &heaps)?;
         Ok(Netcdf4File {
             h5,
-            schema,
-            format,
-            vars,
+            schema: built.schema,
+            format: built.format,
+            vars: built.vars,
             heaps,
+            att_errors: built.att_errors,
         })
     }
 
@@ -172,6 +175,15 @@ impl Backend for Netcdf4File {
         &self.schema
     }
 
+    fn attributes_error(&self, g: GroupId, var: Option<VarId>) -> Option<Error> {
+        self.att_errors.contains(&(g, var)).then(|| {
+            Error::with_detail(
+                ErrorKind::AttMeta,
+                "an attribute of more than one dimension",
+            )
+        })
+    }
+
     fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
         let vd = self.var_data(var)?;
         let sel = Slab {
@@ -179,6 +191,24 @@ impl Backend for Netcdf4File {
             count: slab.count.clone(),
             stride: slab.stride.clone(),
         };
+        let dt = &vd.dataset.dtype;
+        if matches!(vd.dataset.space, Dataspace::Null) {
+            // netcdf-c shows a dataset with a null dataspace as a scalar but cannot read it.
+            return Err(Error::with_detail(
+                ErrorKind::Hdf,
+                "dataset with a null dataspace",
+            ));
+        }
+        if types::needs_conversion(dt) {
+            // Reduced-precision integers and custom floats (n-bit data): read in the file type,
+            // then convert each element as HDF5 would to the native type.
+            let typ = self.schema.var(var).typ;
+            let ns = typ.atomic_size().ok_or(ErrorKind::BadType)?;
+            let n = out.len() / ns.max(1);
+            let mut tmp = zeroed_bytes(n.checked_mul(dt.size() as usize).ok_or(ErrorKind::NoMem)?)?;
+            vd.dataset.read_slab_into(&sel, &mut tmp).map_err(hdf)?;
+            return types::convert_to_native(dt, typ, &tmp, out);
+        }
         vd.dataset.read_slab_into(&sel, out).map_err(hdf)?;
         let size = vd.dataset.dtype.size() as usize;
         if size > 1 && types::is_big_endian(&vd.dataset.dtype) == cfg!(target_endian = "little") {
@@ -210,4 +240,15 @@ impl Backend for Netcdf4File {
             _ => crate::backend::read_atomic_values(self, var, slab),
         }
     }
+}
+
+/// `n` zero bytes, or NC_ENOMEM (instead of an abort) when a size taken from a file cannot be
+/// allocated: the probe reserves without touching memory, then `vec!` gets lazily zeroed pages.
+fn zeroed_bytes(n: usize) -> Result<Vec<u8>> {
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(n)
+        .map_err(|_| Error::with_detail(ErrorKind::NoMem, format!("{n} bytes")))?;
+    drop(probe);
+    Ok(vec![0; n])
 }

@@ -10,25 +10,73 @@ use crate::model::{CompoundField, NcType, Schema, TypeId, UserType, UserTypeKind
 /// The atomic netCDF type of an HDF5 datatype, if it is one.
 pub(crate) fn atomic(dt: &Datatype) -> Option<NcType> {
     Some(match dt {
-        Datatype::FixedPoint { size, signed, .. } => match (size, signed) {
-            (1, true) => NcType::Byte,
-            (1, false) => NcType::UByte,
-            (2, true) => NcType::Short,
-            (2, false) => NcType::UShort,
-            (4, true) => NcType::Int,
-            (4, false) => NcType::UInt,
-            (8, true) => NcType::Int64,
-            (8, false) => NcType::UInt64,
+        // netcdf-c takes HDF5's native type for the precision (H5Tget_native_type): a 12-bit
+        // integer stored in 4 bytes is an NC_SHORT.
+        Datatype::FixedPoint {
+            precision, signed, ..
+        } => match (precision, signed) {
+            (1..=8, true) => NcType::Byte,
+            (1..=8, false) => NcType::UByte,
+            (9..=16, true) => NcType::Short,
+            (9..=16, false) => NcType::UShort,
+            (17..=32, true) => NcType::Int,
+            (17..=32, false) => NcType::UInt,
+            (33..=64, true) => NcType::Int64,
+            (33..=64, false) => NcType::UInt64,
             _ => return None,
         },
-        Datatype::FloatingPoint { size: 4, .. } => NcType::Float,
-        Datatype::FloatingPoint { size: 8, .. } => NcType::Double,
+        // Likewise for floats by size: a 2-byte float is an NC_FLOAT.
+        Datatype::FloatingPoint { size: 1..=4, .. } => NcType::Float,
+        Datatype::FloatingPoint { size: 5..=8, .. } => NcType::Double,
         Datatype::String { .. } => NcType::Char,
         Datatype::VarLen {
             is_string: true, ..
         } => NcType::String,
         _ => return None,
     })
+}
+
+/// True for integer and float datatypes whose bit layout is not their native type's (reduced
+/// precision, a bit offset, custom float fields): their values need converting.
+pub(crate) fn needs_conversion(dt: &Datatype) -> bool {
+    matches!(
+        dt,
+        Datatype::FixedPoint { .. } | Datatype::FloatingPoint { .. }
+    ) && !purecdf_hdf5::convert::is_standard(dt)
+}
+
+/// Converts elements of a non-standard integer or float datatype `dt` in `src` to native-endian
+/// elements of the atomic netCDF type `typ` in `out`, as HDF5's conversions do.
+pub(crate) fn convert_to_native(
+    dt: &Datatype,
+    typ: NcType,
+    src: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
+    let es = dt.size() as usize;
+    let ns = typ.atomic_size().ok_or(ErrorKind::BadType)?;
+    for (e, o) in src.chunks_exact(es.max(1)).zip(out.chunks_exact_mut(ns)) {
+        match typ {
+            NcType::Float | NcType::Double => {
+                let x = purecdf_hdf5::convert::float_value(dt, e).ok_or_else(|| {
+                    crate::error::Error::with_detail(ErrorKind::BadType, "unsupported float layout")
+                })?;
+                if ns == 4 {
+                    o.copy_from_slice(&(x as f32).to_ne_bytes());
+                } else {
+                    o.copy_from_slice(&x.to_ne_bytes());
+                }
+            }
+            _ => {
+                let v = purecdf_hdf5::convert::int_value(dt, e).ok_or(ErrorKind::BadType)?;
+                o.copy_from_slice(&(v as i64).to_le_bytes()[..ns]);
+                if cfg!(target_endian = "big") {
+                    o.reverse();
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// True when the datatype stores multi-byte numbers big-endian.
@@ -53,18 +101,18 @@ pub(crate) struct TypeTable {
 impl TypeTable {
     /// The netCDF type of a datatype: atomic, or a registered user type.
     pub(crate) fn nc_type(&self, dt: &Datatype) -> Result<NcType> {
-        self.nc_type_within(dt, self.entries.len())
+        self.nc_type_among(dt, self.entries.len())
     }
 
-    /// As [`TypeTable::nc_type`], among the first `known` registered user types only.
-    pub(crate) fn nc_type_within(&self, dt: &Datatype, known: usize) -> Result<NcType> {
+    /// Like [`TypeTable::nc_type`], among the first `known` registered user types only (those
+    /// netcdf-c had met when it read a dataset: it reads each group's links in order and a type
+    /// met later does not count).
+    pub(crate) fn nc_type_among(&self, dt: &Datatype, known: usize) -> Result<NcType> {
         if let Some(t) = atomic(dt) {
             return Ok(t);
         }
-        if let Some((_, id)) = self.entries[..known.min(self.entries.len())]
-            .iter()
-            .find(|(d, _)| d == dt)
-        {
+        let known = &self.entries[..known.min(self.entries.len())];
+        if let Some((_, id)) = known.iter().find(|(d, _)| d == dt) {
             return Ok(NcType::User(*id));
         }
         fail(
@@ -75,11 +123,11 @@ impl TypeTable {
 
     /// The user type registered for a committed datatype at `address`.
     pub(crate) fn by_address(&self, address: u64) -> Option<TypeId> {
-        self.by_address_within(address, self.by_address.len())
+        self.by_address_among(address, self.by_address.len())
     }
 
-    /// As [`TypeTable::by_address`], among the first `known` registered user types only.
-    pub(crate) fn by_address_within(&self, address: u64, known: usize) -> Option<TypeId> {
+    /// Like [`TypeTable::by_address`], among the first `known` registered types.
+    pub(crate) fn by_address_among(&self, address: u64, known: usize) -> Option<TypeId> {
         self.by_address[..known.min(self.by_address.len())]
             .iter()
             .find(|(a, _)| *a == address)
@@ -127,6 +175,18 @@ impl TypeTable {
                 }
             }
             Datatype::Enum { base, members, .. } => {
+                // netcdf-c matches an enum's base type as stored (not its native form) against
+                // the native integers: a big-endian or bit-packed base matches none, and the
+                // error stops the open.
+                let native = matches!(base.as_ref(), Datatype::FixedPoint { big_endian, .. }
+                    if *big_endian == cfg!(target_endian = "big"))
+                    && purecdf_hdf5::convert::is_standard(base);
+                if !native {
+                    return fail(
+                        ErrorKind::Hdf,
+                        format!("enum type {name} has a non-native base type"),
+                    );
+                }
                 let b = self.nc_type(base)?;
                 let big = is_big_endian(base);
                 let signed = matches!(base.as_ref(), Datatype::FixedPoint { signed: true, .. });
@@ -209,22 +269,25 @@ pub(crate) fn decode_value(
         return fail(ErrorKind::Trunc, "element shorter than its type");
     }
     Ok(match dt {
-        Datatype::FixedPoint {
-            size,
-            signed,
-            big_endian,
-            ..
-        } => {
-            let v = int_value(&b[..*size as usize], *big_endian, *signed);
-            match (size, signed) {
-                (1, true) => Value::Byte(v as i8),
-                (1, false) => Value::UByte(v as u8),
-                (2, true) => Value::Short(v as i16),
-                (2, false) => Value::UShort(v as u16),
-                (4, true) => Value::Int(v as i32),
-                (4, false) => Value::UInt(v as u32),
-                (8, true) => Value::Int64(v as i64),
+        Datatype::FixedPoint { .. } => {
+            let v = purecdf_hdf5::convert::int_value(dt, b).ok_or(ErrorKind::BadType)?;
+            match atomic(dt) {
+                Some(NcType::Byte) => Value::Byte(v as i8),
+                Some(NcType::UByte) => Value::UByte(v as u8),
+                Some(NcType::Short) => Value::Short(v as i16),
+                Some(NcType::UShort) => Value::UShort(v as u16),
+                Some(NcType::Int) => Value::Int(v as i32),
+                Some(NcType::UInt) => Value::UInt(v as u32),
+                Some(NcType::Int64) => Value::Int64(v as i64),
                 _ => Value::UInt64(v as u64),
+            }
+        }
+        Datatype::FloatingPoint { size, .. } if needs_conversion(dt) => {
+            let x = purecdf_hdf5::convert::float_value(dt, b).ok_or(ErrorKind::BadType)?;
+            if *size <= 4 {
+                Value::Float(x as f32)
+            } else {
+                Value::Double(x)
             }
         }
         Datatype::FloatingPoint {

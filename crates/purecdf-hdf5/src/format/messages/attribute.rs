@@ -6,6 +6,10 @@ use crate::format::cursor::{Cursor, SizeParams};
 use crate::format::messages::dataspace::Dataspace;
 use crate::format::messages::datatype::Datatype;
 use crate::format::messages::shared::SharedRef;
+use crate::format::object_header::MessageType;
+
+/// Fetches the body of a shared message (type, reference, where the reference is).
+pub type Resolver<'a> = &'a dyn Fn(MessageType, &SharedRef, u64) -> FormatResult<Vec<u8>>;
 
 /// A datatype given inline or by reference to a committed datatype.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,15 +27,26 @@ pub struct AttributeMessage {
     pub name: String,
     /// Element type.
     pub dtype: TypeRef,
-    /// Shape (a shared dataspace is not expected in practice and is rejected).
+    /// Shape.
     pub space: Dataspace,
     /// Raw value bytes in file order (vlen elements are global heap references).
     pub data: Vec<u8>,
 }
 
 impl AttributeMessage {
-    /// Decodes the message body.
-    pub fn parse(mut c: Cursor<'_>, sizes: SizeParams) -> FormatResult<AttributeMessage> {
+    /// Decodes the message body; a shared dataspace is refused and a shared datatype is left a
+    /// reference (see [`AttributeMessage::parse_with`]).
+    pub fn parse(c: Cursor<'_>, sizes: SizeParams) -> FormatResult<AttributeMessage> {
+        Self::parse_with(c, sizes, None)
+    }
+
+    /// Decodes the message body, fetching a shared dataspace, and a datatype shared through the
+    /// shared message heap, with `resolve` (committed datatypes stay references).
+    pub fn parse_with(
+        mut c: Cursor<'_>,
+        sizes: SizeParams,
+        resolve: Option<Resolver<'_>>,
+    ) -> FormatResult<AttributeMessage> {
         let version = c.u8()?;
         if !(1..=3).contains(&version) {
             return Err(c.error(FormatErrorKind::UnsupportedVersion(version)));
@@ -53,16 +68,33 @@ impl AttributeMessage {
             .unwrap_or(name_bytes.len());
         let name = String::from_utf8_lossy(&name_bytes[..end]).into_owned();
         let mut tc = c.split(pad(type_len))?;
+        let at = tc.offset();
         let dtype = if flags & 1 != 0 {
-            TypeRef::Shared(SharedRef::parse(&mut tc, sizes)?)
+            match (SharedRef::parse(&mut tc, sizes)?, resolve) {
+                (r @ SharedRef::Heap(_), Some(f)) => {
+                    let body = f(MessageType::DATATYPE, &r, at)?;
+                    TypeRef::Inline(Datatype::parse(&mut Cursor::new(&body, at, "datatype"))?)
+                }
+                (r, _) => TypeRef::Shared(r),
+            }
         } else {
             TypeRef::Inline(Datatype::parse(&mut tc)?)
         };
-        let sc = c.split(pad(space_len))?;
-        if flags & 2 != 0 {
-            return Err(sc.error(FormatErrorKind::InvalidValue(u64::from(flags))));
-        }
-        let space = Dataspace::parse(sc, sizes)?;
+        let mut sc = c.split(pad(space_len))?;
+        let at = sc.offset();
+        let space = if flags & 2 != 0 {
+            let Some(f) = resolve else {
+                return Err(sc.error(FormatErrorKind::InvalidValue(u64::from(flags))));
+            };
+            let body = f(
+                MessageType::DATASPACE,
+                &SharedRef::parse(&mut sc, sizes)?,
+                at,
+            )?;
+            Dataspace::parse(Cursor::new(&body, at, "dataspace"), sizes)?
+        } else {
+            Dataspace::parse(sc, sizes)?
+        };
         let rest = c.remaining();
         let data = c.bytes(rest)?.to_vec();
         Ok(AttributeMessage {

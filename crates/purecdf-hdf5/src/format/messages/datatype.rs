@@ -61,8 +61,18 @@ pub enum Datatype {
         size: u32,
         /// Big-endian byte order.
         big_endian: bool,
+        /// Bit offset of the value.
+        bit_offset: u16,
         /// Bits of precision.
         precision: u16,
+        /// Bit position of the sign.
+        sign_location: u8,
+        /// Bit position of the exponent.
+        exponent_location: u8,
+        /// Bit position of the mantissa.
+        mantissa_location: u8,
+        /// Mantissa normalization: 0 none, 1 most significant bit set, 2 implied.
+        normalization: u8,
         /// Exponent size in bits.
         exponent_size: u8,
         /// Mantissa size in bits.
@@ -191,17 +201,22 @@ impl Datatype {
                 }
             }
             1 => {
-                let _bit_offset = c.u16()?;
+                let bit_offset = c.u16()?;
                 let precision = c.u16()?;
-                let _exp_loc = c.u8()?;
+                let exponent_location = c.u8()?;
                 let exponent_size = c.u8()?;
-                let _mant_loc = c.u8()?;
+                let mantissa_location = c.u8()?;
                 let mantissa_size = c.u8()?;
                 let exponent_bias = c.u32()?;
                 Datatype::FloatingPoint {
                     size,
                     big_endian,
+                    bit_offset,
                     precision,
+                    sign_location: (bits >> 8) as u8,
+                    exponent_location,
+                    mantissa_location,
+                    normalization: ((bits >> 4) & 3) as u8,
                     exponent_size,
                     mantissa_size,
                     exponent_bias,
@@ -362,6 +377,32 @@ fn name(c: &mut Cursor<'_>, padded: bool) -> FormatResult<String> {
 }
 
 impl Datatype {
+    /// An IEEE 754 binary32 float in the given byte order.
+    pub fn ieee_f32(big_endian: bool) -> Datatype {
+        Self::ieee(4, big_endian, 8, 23, 127)
+    }
+
+    /// An IEEE 754 binary64 float in the given byte order.
+    pub fn ieee_f64(big_endian: bool) -> Datatype {
+        Self::ieee(8, big_endian, 11, 52, 1023)
+    }
+
+    fn ieee(size: u32, big_endian: bool, exponent: u8, mantissa: u8, bias: u32) -> Datatype {
+        Datatype::FloatingPoint {
+            size,
+            big_endian,
+            bit_offset: 0,
+            precision: (size * 8) as u16,
+            sign_location: (size * 8 - 1) as u8,
+            exponent_location: mantissa,
+            mantissa_location: 0,
+            normalization: 2,
+            exponent_size: exponent,
+            mantissa_size: mantissa,
+            exponent_bias: bias,
+        }
+    }
+
     /// The datatype message version libhdf5 1.10 writes for this type under netCDF-4's 1.8 format
     /// bounds: 3 for compound, enumeration and array types (names unpadded, compact member
     /// offsets) and sequences of them, 1 for every other class. Members and base types keep
@@ -403,20 +444,25 @@ impl Datatype {
             Datatype::FloatingPoint {
                 size,
                 big_endian,
+                bit_offset,
                 precision,
+                sign_location,
+                exponent_location,
+                mantissa_location,
+                normalization,
                 exponent_size,
                 mantissa_size,
                 exponent_bias,
             } => {
-                // IEEE layout: mantissa at bit 0, exponent above it, sign in the top bit;
-                // mantissa normalisation "implied" (2).
-                let sign = u32::from(precision.saturating_sub(1) as u8);
-                head(e, 1, u32::from(*big_endian) | 0x20 | (sign << 8), *size);
-                e.u16(0)
+                let bits = u32::from(*big_endian)
+                    | (u32::from(*normalization & 0x03) << 4)
+                    | (u32::from(*sign_location) << 8);
+                head(e, 1, bits, *size);
+                e.u16(*bit_offset)
                     .u16(*precision)
-                    .u8(*mantissa_size)
+                    .u8(*exponent_location)
                     .u8(*exponent_size)
-                    .u8(0)
+                    .u8(*mantissa_location)
                     .u8(*mantissa_size)
                     .u32(*exponent_bias);
             }
@@ -535,14 +581,7 @@ mod encode_tests {
             bit_offset: 0,
             precision: 32,
         };
-        let float = Datatype::FloatingPoint {
-            size: 4,
-            big_endian: false,
-            precision: 32,
-            exponent_size: 8,
-            mantissa_size: 23,
-            exponent_bias: 127,
-        };
+        let float = Datatype::ieee_f32(false);
         // The bytes libhdf5 writes for a little-endian IEEE float (netcdf-c's NC_FLOAT).
         assert_eq!(
             round_trip(&float),

@@ -4,6 +4,7 @@
 pub mod attribute;
 pub mod dataspace;
 pub mod datatype;
+pub mod external;
 pub mod fill_value;
 pub mod filter_pipeline;
 pub mod layout;

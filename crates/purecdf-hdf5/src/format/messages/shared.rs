@@ -46,3 +46,30 @@ impl SharedRef {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_one_to_three() {
+        let sizes = SizeParams::new(8, 8, 0).unwrap();
+        let parse = |b: &[u8]| SharedRef::parse(&mut Cursor::new(b, 0, "t"), sizes);
+        let addr = 0x1234u64.to_le_bytes();
+        // Version 1: type byte ignored, 6 reserved bytes, then the address.
+        let v1 = [&[1u8, 0, 0, 0, 0, 0, 0, 0][..], &addr].concat();
+        assert_eq!(parse(&v1).unwrap(), SharedRef::ObjectHeader(0x1234));
+        let v2 = [&[2u8, 0][..], &addr].concat();
+        assert_eq!(parse(&v2).unwrap(), SharedRef::ObjectHeader(0x1234));
+        // Version 3: type 1 is a shared-heap id, type 2 a committed message's header.
+        let v3 = [3u8, 1, 9, 8, 7, 6, 5, 4, 3, 2];
+        assert_eq!(
+            parse(&v3).unwrap(),
+            SharedRef::Heap([9, 8, 7, 6, 5, 4, 3, 2])
+        );
+        let v3c = [&[3u8, 2][..], &addr].concat();
+        assert_eq!(parse(&v3c).unwrap(), SharedRef::ObjectHeader(0x1234));
+        assert!(parse(&[4, 1]).is_err());
+        assert!(parse(&v3[..6]).is_err());
+    }
+}

@@ -256,6 +256,10 @@ impl<'a, W: Write> Printer<'a, W> {
             }
             self.out.indent -= 2;
         }
+        // ncdump's nc_inq on the group reads its attributes: where netcdf-c cannot, it stops here.
+        if let Some(e) = self.file.backend().attributes_error(g, None) {
+            return Err(e);
+        }
         if !grp.dims.is_empty() {
             self.out.indent_out()?;
             self.out.put(b"dimensions:\n")?;
@@ -277,6 +281,10 @@ impl<'a, W: Write> Printer<'a, W> {
             self.out.put(b"variables:\n")?;
         }
         for &v in &grp.vars {
+            // Likewise nc_inq_var reads the variable's attributes before its line is printed.
+            if let Some(e) = self.file.backend().attributes_error(g, Some(v)) {
+                return Err(e);
+            }
             self.var_decl(g, v)?;
         }
         let ngatts = grp

@@ -228,14 +228,7 @@ fn create_pure_dim(nw: &mut Netcdf4Writer, d: DimId) -> Result<()> {
     }
     let dim = nw.schema.dim(d).clone();
     let g = nw.groups[dim.group.0].ok_or(ErrorKind::BadGrpId)?;
-    let f32be = Datatype::FloatingPoint {
-        size: 4,
-        big_endian: true,
-        precision: 32,
-        exponent_size: 8,
-        mantissa_size: 23,
-        exponent_bias: 127,
-    };
+    let f32be = Datatype::ieee_f32(true);
     let (space, storage, alloc) = if dim.unlimited {
         (
             Dataspace::Simple {
@@ -550,7 +543,9 @@ pub(crate) fn rename_dim(nw: &mut Netcdf4Writer, dim: DimId, new: &str) -> Resul
 /// objects they come from.
 pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
     let heaps = super::super::HeapCache::default();
-    let (mut schema, vars, format, located) = super::super::build::build(w.reader(), &heaps)?;
+    let built = super::super::build::build(w.reader(), &heaps)?;
+    let (mut schema, vars, format, located) =
+        (built.schema, built.vars, built.format, built.located);
     let by_addr = w.objects_by_address();
     let obj = |a: u64| -> Result<ObjId> {
         by_addr.get(&a).copied().ok_or_else(|| {
