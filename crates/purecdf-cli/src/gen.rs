@@ -340,6 +340,13 @@ fn define_specials(
     for (id, params) in &sp.filters {
         f.def_var_filter(v, *id, params)?;
     }
+    if let Some((q, nsd)) = sp.quantize {
+        let mode = match q {
+            purecdf::cdl::Quantize::GranularBitRound => purecdf::Quantize::GranularBitRound,
+            purecdf::cdl::Quantize::BitRound => purecdf::Quantize::BitRound,
+        };
+        f.def_var_quantize(v, Some((mode, nsd)))?;
+    }
     Ok(())
 }
 

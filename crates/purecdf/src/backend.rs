@@ -59,6 +59,17 @@ pub enum Chunking {
     Chunked(Vec<u64>),
 }
 
+/// A lossy quantization of float and double data (`nc_def_var_quantize`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Quantize {
+    /// `NC_QUANTIZE_BITGROOM`: significant decimal digits, alternately shaved and set.
+    BitGroom,
+    /// `NC_QUANTIZE_GRANULARBR`: significant decimal digits, per value, rounded.
+    GranularBitRound,
+    /// `NC_QUANTIZE_BITROUND`: significant bits, rounded.
+    BitRound,
+}
+
 /// Read access to one opened dataset. Implementations are `Send + Sync`: reads take `&self` and
 /// must not serialise on a global lock (use positional reads).
 pub(crate) trait Backend: Send + Sync {
@@ -189,6 +200,11 @@ pub(crate) trait BackendMut: Backend {
     /// `nc_def_var_endian`: `Some(true)` big-endian, `Some(false)` little, `None` native.
     fn def_var_endian(&mut self, _var: VarId, _big: Option<bool>) -> Result<()> {
         fail(ErrorKind::NotNc4, "byte order needs a netCDF-4 file")
+    }
+    /// `nc_def_var_quantize`: quantize float or double data to `nsd` significant digits (bits
+    /// for BitRound) before it is stored; `None` turns quantization off.
+    fn def_var_quantize(&mut self, _var: VarId, _q: Option<(Quantize, i32)>) -> Result<()> {
+        fail(ErrorKind::NotNc4, "quantization needs a netCDF-4 file")
     }
     /// `nc_def_var_filter`: an HDF5 filter id and its parameters, appended to the pipeline.
     fn def_var_filter(&mut self, _var: VarId, _id: u32, _params: &[u32]) -> Result<()> {

@@ -678,6 +678,17 @@ impl FileMut {
         self.with_path(r)
     }
 
+    /// `nc_def_var_quantize`: `nsd` significant digits (bits for BitRound) kept of float or
+    /// double data; `None` turns quantization off.
+    pub fn def_var_quantize(
+        &mut self,
+        var: VarId,
+        q: Option<(crate::Quantize, i32)>,
+    ) -> Result<()> {
+        let r = self.backend_mut().def_var_quantize(var, q);
+        self.with_path(r)
+    }
+
     /// `nc_def_var_filter`: an HDF5 filter id and its parameters.
     pub fn def_var_filter(&mut self, var: VarId, id: u32, params: &[u32]) -> Result<()> {
         let r = self.backend_mut().def_var_filter(var, id, params);

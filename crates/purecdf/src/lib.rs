@@ -30,7 +30,7 @@ pub mod model;
 pub mod netcdf4;
 mod selection;
 
-pub use backend::{Chunking, Format};
+pub use backend::{Chunking, Format, Quantize};
 pub use convert::NcElement;
 pub use dispatch::{append, create, create_with, open, open_mem};
 pub use error::{Context, Error, ErrorKind, Result};

@@ -547,3 +547,45 @@ fn renames_and_rewrites() {
         Vec::new()
     });
 }
+
+#[test]
+#[allow(clippy::approx_constant)] // the values the C driver writes
+fn quantization() {
+    use purecdf::Quantize;
+    compare("quantize", |p| {
+        let mut w = create(p, Format::Netcdf4);
+        w.add_dimension("x", 6).unwrap();
+        let fv = [3.141_592_7f32, 2.71828, 1e10, -0.333_333, 0.0, 123.456];
+        let dv = [3.141_592_65f64, 2.71828, 1e10, -0.333_333, 0.0, 123.456];
+        let a = w.add_variable::<f32>("groom", &["x"]).unwrap();
+        w.def_var_quantize(a, Some((Quantize::BitGroom, 3)))
+            .unwrap();
+        let b = w.add_variable::<f64>("granular", &["x"]).unwrap();
+        w.def_var_quantize(b, Some((Quantize::GranularBitRound, 4)))
+            .unwrap();
+        let c = w.add_variable::<f32>("round", &["x"]).unwrap();
+        w.put_attribute(ROOT, Some(c), "_FillValue", vec![2.71828f32])
+            .unwrap();
+        w.def_var_quantize(c, Some((Quantize::BitRound, 9)))
+            .unwrap();
+        let d = w.add_variable::<f64>("dgroom", &["x"]).unwrap();
+        w.def_var_quantize(d, Some((Quantize::BitGroom, 5)))
+            .unwrap();
+        w.put_attribute(ROOT, Some(d), "units", "K").unwrap();
+        let e = w.add_variable::<i32>("i", &["x"]).unwrap();
+        let mut codes = vec![
+            code(w.def_var_quantize(e, Some((Quantize::BitGroom, 3)))),
+            code(w.def_var_quantize(a, Some((Quantize::BitGroom, 8)))),
+            code(w.def_var_quantize(b, Some((Quantize::BitRound, 53)))),
+        ];
+        w.enddef().unwrap();
+        codes.push(code(w.def_var_quantize(a, Some((Quantize::BitGroom, 2)))));
+        put(&mut w, a, &fv[..5], &[1], &[5]);
+        put(&mut w, b, &dv, &[0], &[6]);
+        put(&mut w, c, &fv, &[0], &[6]);
+        put(&mut w, d, &dv[..3], &[0], &[3]);
+        put(&mut w, d, &dv[3..], &[3], &[3]);
+        w.close().unwrap();
+        codes
+    });
+}

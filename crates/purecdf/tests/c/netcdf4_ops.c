@@ -283,6 +283,41 @@ static void renames(const char *p) {
     CHECK(nc_close(nc));
 }
 
+/* Quantization of floats and doubles, with fill values and several writes. */
+static void quantize(const char *p) {
+    int nc, x, a, b, c, d, e;
+    float fv[6] = {3.14159265f, 2.71828f, 1e10f, -0.333333f, 0, 123.456f};
+    double dv[6] = {3.14159265, 2.71828, 1e10, -0.333333, 0, 123.456};
+    float fill = 2.71828f;
+    CHECK(nc_create(p, NC_CLOBBER | NC_NETCDF4, &nc));
+    CHECK(nc_def_dim(nc, "x", 6, &x));
+    CHECK(nc_def_var(nc, "groom", NC_FLOAT, 1, &x, &a));
+    CHECK(nc_def_var_quantize(nc, a, NC_QUANTIZE_BITGROOM, 3));
+    CHECK(nc_def_var(nc, "granular", NC_DOUBLE, 1, &x, &b));
+    CHECK(nc_def_var_quantize(nc, b, NC_QUANTIZE_GRANULARBR, 4));
+    CHECK(nc_def_var(nc, "round", NC_FLOAT, 1, &x, &c));
+    CHECK(nc_put_att_float(nc, c, "_FillValue", NC_FLOAT, 1, &fill));
+    CHECK(nc_def_var_quantize(nc, c, NC_QUANTIZE_BITROUND, 9));
+    CHECK(nc_def_var(nc, "dgroom", NC_DOUBLE, 1, &x, &d));
+    CHECK(nc_def_var_quantize(nc, d, NC_QUANTIZE_BITGROOM, 5));
+    CHECK(nc_put_att_text(nc, d, "units", 1, "K"));
+    CHECK(nc_def_var(nc, "i", NC_INT, 1, &x, &e));
+    CODE(nc_def_var_quantize(nc, e, NC_QUANTIZE_BITGROOM, 3));
+    CODE(nc_def_var_quantize(nc, a, NC_QUANTIZE_BITGROOM, 8));
+    CODE(nc_def_var_quantize(nc, b, NC_QUANTIZE_BITROUND, 53));
+    CHECK(nc_enddef(nc));
+    CODE(nc_def_var_quantize(nc, a, NC_QUANTIZE_BITGROOM, 2));
+    size_t st = 1, ct = 5;
+    CHECK(nc_put_vara_float(nc, a, &st, &ct, fv));
+    CHECK(nc_put_var_double(nc, b, dv));
+    CHECK(nc_put_var_float(nc, c, fv));
+    st = 0; ct = 3;
+    CHECK(nc_put_vara_double(nc, d, &st, &ct, dv));
+    st = 3;
+    CHECK(nc_put_vara_double(nc, d, &st, &ct, dv + 3));
+    CHECK(nc_close(nc));
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: netcdf4_ops scenario file\n");
@@ -296,6 +331,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "classic_model")) classic_model(p);
     else if (!strcmp(s, "errors")) errors(p);
     else if (!strcmp(s, "renames")) renames(p);
+    else if (!strcmp(s, "quantize")) quantize(p);
     else { fprintf(stderr, "unknown scenario %s\n", s); return 2; }
     return 0;
 }

@@ -65,15 +65,37 @@ pub(crate) fn write_raw(
 ) -> Result<()> {
     data_mode(nw)?;
     let ds = grow(nw, var, h)?;
-    let size = nw.schema.var(var).typ.atomic_size().unwrap_or(1);
-    if size > 1 && nw.is_big_endian(var) == cfg!(target_endian = "little") {
-        let mut swapped = data.to_vec();
-        for e in swapped.chunks_exact_mut(size) {
+    let typ = nw.schema.var(var).typ;
+    let size = typ.atomic_size().unwrap_or(1);
+    let swap = size > 1 && nw.is_big_endian(var) == cfg!(target_endian = "little");
+    let quantize = nw.vars[var.0].quantize;
+    if !swap && quantize.is_none() {
+        return nw.w.write(ds, &slab_of(h), data).map_err(hw);
+    }
+    let mut bytes = data.to_vec();
+    if let Some((mode, nsd)) = quantize {
+        let fill = nw
+            .schema
+            .var(var)
+            .att("_FillValue")
+            .map(|a| a.values.clone())
+            .or_else(|| crate::convert::default_fill(typ));
+        match (typ, fill) {
+            (NcType::Float, Some(Values::Float(f))) if !f.is_empty() => {
+                super::quantize::quantize_f32(&mut bytes, mode, nsd, f[0])
+            }
+            (NcType::Double, Some(Values::Double(f))) if !f.is_empty() => {
+                super::quantize::quantize_f64(&mut bytes, mode, nsd, f[0])
+            }
+            _ => {}
+        }
+    }
+    if swap {
+        for e in bytes.chunks_exact_mut(size) {
             e.reverse();
         }
-        return nw.w.write(ds, &slab_of(h), &swapped).map_err(hw);
     }
-    nw.w.write(ds, &slab_of(h), data).map_err(hw)
+    nw.w.write(ds, &slab_of(h), &bytes).map_err(hw)
 }
 
 /// `nc_put_vars` of values of the variable's type (strings and user types included).

@@ -504,6 +504,26 @@ impl BackendMut for Netcdf4Writer {
         Ok(())
     }
 
+    fn def_var_quantize(
+        &mut self,
+        var: VarId,
+        q: Option<(crate::backend::Quantize, i32)>,
+    ) -> Result<()> {
+        self.settable(var)?;
+        if let Some((mode, nsd)) = q {
+            let double = match self.schema.var(var).typ {
+                NcType::Float => false,
+                NcType::Double => true,
+                _ => return Err(Error::new(ErrorKind::Inval)),
+            };
+            if nsd <= 0 || nsd > super::quantize::max_nsd(mode, double) {
+                return Err(Error::new(ErrorKind::Inval));
+            }
+        }
+        self.vars[var.0].quantize = q;
+        Ok(())
+    }
+
     fn def_var_filter(&mut self, var: VarId, id: u32, params: &[u32]) -> Result<()> {
         self.settable(var)?;
         self.filters_allowed(var, true)?;

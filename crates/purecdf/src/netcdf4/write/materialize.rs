@@ -378,7 +378,19 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
             put(&mut nw.w, ds, i32_attr("_Netcdf4Dimid", &[id], true))?;
         }
     }
-    reconcile(nw, ds, &def.atts)
+    reconcile(nw, ds, &def.atts)?;
+    // netcdf-c records the quantization after the user's attributes, as an ordinary one.
+    if let Some((mode, nsd)) = nw.vars[v.0].quantize {
+        let name = super::quantize::attribute_name(mode);
+        nw.schema.vars[v.0].atts.retain(|a| a.name != name);
+        nw.schema.vars[v.0].atts.push(crate::model::Attribute {
+            name: name.to_string(),
+            values: crate::model::Values::Int(vec![nsd]),
+        });
+        let atts = nw.schema.vars[v.0].atts.clone();
+        reconcile(nw, ds, &atts)?;
+    }
+    Ok(())
 }
 
 /// The dataset that is the dimension scale of `d`.

@@ -25,6 +25,7 @@ mod chunking;
 mod data;
 mod define;
 mod materialize;
+mod quantize;
 pub(crate) mod types;
 
 use std::path::Path;
@@ -61,6 +62,8 @@ pub(crate) struct VarState {
     pub(crate) filters: Vec<(u32, Vec<u32>)>,
     /// Explicit byte order.
     pub(crate) big_endian: Option<bool>,
+    /// Quantization of float data (method and number of significant digits or bits).
+    pub(crate) quantize: Option<(crate::backend::Quantize, i32)>,
     /// The HDF5 type of the dataset (once created).
     pub(crate) dtype: Option<Datatype>,
 }
