@@ -1,7 +1,10 @@
 //! Hyperslab reads (start / count / stride per dimension) of a dataset: only the chunks the
 //! selection touches are read and decoded (in parallel), through a small cache of decoded chunks
 //! so that row-by-row readers decode each chunk once; contiguous data is read run by run with
-//! positional reads.
+//! positional reads. A chunk whose elements are all selected and form one run of the output is
+//! decoded straight into the output, and each decoding thread reuses its buffers from chunk to
+//! chunk (chunked storage: HDF5 File Format Specification v3.0, section IV.A.2.i, the Data
+//! Layout message).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
