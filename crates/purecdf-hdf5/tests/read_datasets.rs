@@ -225,3 +225,44 @@ fn impossible_chunk_dimensions_are_refused() {
         assert!(Dataset::load(&f, addr).is_err(), "{dims:?}");
     }
 }
+
+/// Selections that take whole chunks, which are decoded straight into the output (every pipeline
+/// of the fixtures: deflate, shuffle + deflate + Fletcher-32, none), read what the whole read does.
+#[test]
+fn chunk_aligned_selections_match_the_whole_read() {
+    use purecdf_hdf5::read::Slab;
+    let zz = z(20);
+    let boxed = |r0: usize, c0: usize, rows: usize, cols: usize| -> Vec<f32> {
+        (r0..r0 + rows)
+            .flat_map(|r| zz[r * 30 + c0..r * 30 + c0 + cols].to_vec())
+            .collect()
+    };
+    for (file, name) in [
+        ("h5py_chunked.h5", "z"),
+        ("h5py_chunked.h5", "plain"),
+        ("h5py_chunk_indexes.h5", "fixed"),
+        ("h5py_chunk_indexes.h5", "bt2_plain"),
+    ] {
+        let ds = open(file).dataset(name).unwrap();
+        // Chunks are 7×8: every whole chunk, alone.
+        for (r, c) in [(0, 0), (7, 8), (0, 16), (7, 0)] {
+            let one = Slab {
+                start: vec![r, c],
+                count: vec![7, 8],
+                stride: vec![1, 1],
+            };
+            let got = f32s(&ds.read_slab(&one).unwrap());
+            assert_eq!(got, boxed(r as usize, c as usize, 7, 8), "{name} {r} {c}");
+        }
+    }
+    // Chunks spanning whole rows: the whole read is made of runs, one per chunk.
+    let f = open("h5py_chunk_indexes.h5");
+    let ds = f.dataset("single").unwrap();
+    assert_eq!(f32s(&ds.read_slab(&Slab::whole(&[20, 30])).unwrap()), zz);
+    for name in ["ext_big", "fixed_big"] {
+        let ds = f.dataset(name).unwrap();
+        let dims = ds.space.dims().to_vec();
+        let whole = ds.read_slab(&Slab::whole(&dims)).unwrap();
+        assert_eq!(whole, ds.read_raw().unwrap(), "{name}");
+    }
+}

@@ -16,6 +16,26 @@ pub(super) fn build(client_data: &[u32]) -> Result<Box<dyn Filter>, FilterError>
     Ok(Box::new(Deflate { level }))
 }
 
+/// Inflates the zlib stream `input` into `dst` with a reused inflater, and tells whether it
+/// decoded to exactly `dst.len()` bytes. Writes never leave `dst`; anything else (a corrupt,
+/// truncated, short or over-long stream) returns false and the caller asks [`Deflate::decode`]
+/// for the verdict.
+#[cfg(feature = "deflate")]
+pub(super) fn inflate_into(d: &mut flate2::Decompress, input: &[u8], dst: &mut [u8]) -> bool {
+    use flate2::{FlushDecompress, Status};
+    d.reset(true);
+    matches!(
+        d.decompress(input, dst, FlushDecompress::Finish),
+        Ok(Status::StreamEnd)
+    ) && d.total_out() == dst.len() as u64
+}
+
+/// Whether the fast path can use these parameters (the ones [`build`] accepts).
+#[cfg(feature = "deflate")]
+pub(super) fn params_ok(client_data: &[u32]) -> bool {
+    client_data.first().copied().unwrap_or(6) <= 9
+}
+
 #[cfg(not(feature = "deflate"))]
 pub(super) fn build(_client_data: &[u32]) -> Result<Box<dyn Filter>, FilterError> {
     Err(FilterError::NotBuilt(DEFLATE, "deflate"))

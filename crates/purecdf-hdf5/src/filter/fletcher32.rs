@@ -32,6 +32,15 @@ pub(super) fn fletcher32(data: &[u8]) -> u32 {
     (s2 << 16) | s1
 }
 
+/// The length of `input` without its checksum when the checksum matches (in either byte order,
+/// as [`Fletcher32::decode`] accepts); `None` otherwise.
+pub(super) fn verified_len(input: &[u8]) -> Option<usize> {
+    let n = input.len().checked_sub(4)?;
+    let stored = u32::from_le_bytes([input[n], input[n + 1], input[n + 2], input[n + 3]]);
+    let computed = fletcher32(&input[..n]);
+    (stored == computed || stored == computed.swap_bytes()).then_some(n)
+}
+
 impl Filter for Fletcher32 {
     fn decode(&self, mut input: Vec<u8>, _max_out: usize) -> Result<Vec<u8>, FilterError> {
         if input.len() < 4 {

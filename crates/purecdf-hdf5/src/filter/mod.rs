@@ -122,6 +122,90 @@ pub fn decode_chunk(
     Ok(data)
 }
 
+/// Buffers and inflater state that one thread reuses from chunk to chunk, so that decoding a
+/// chunk allocates nothing once the first chunk has sized them.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// The stored (filtered) bytes of the chunk being decoded; the caller fills it.
+    pub(crate) raw: Vec<u8>,
+    /// The output of the inflate stage when another stage follows it.
+    #[cfg(feature = "deflate")]
+    stage: Vec<u8>,
+    #[cfg(feature = "deflate")]
+    inflater: Option<flate2::Decompress>,
+}
+
+/// Undoes the common pipelines (any of Fletcher-32, deflate and shuffle, in the order HDF5 applies
+/// them: checksum last, shuffle first) on `scratch.raw` straight into `dst`, fusing the unshuffle
+/// with the write to `dst`. Returns `Ok(true)` when the chunk decoded to exactly `dst.len()`
+/// bytes, `Ok(false)` otherwise: a pipeline this path does not handle, or data that is corrupt
+/// or not of the expected size. After `Ok(false)` the contents of `dst` are unspecified and the
+/// caller decodes with [`decode_chunk`], which gives the verdict (the error, or a short chunk).
+/// Every write stays inside `dst` and the scratch buffers grow to at most `dst.len()`.
+pub(crate) fn decode_chunk_into(
+    pipeline: &FilterPipeline,
+    mask: u32,
+    scratch: &mut Scratch,
+    dst: &mut [u8],
+    element_size: usize,
+) -> Result<bool, FilterError> {
+    let mut stages = pipeline
+        .filters
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(i, _)| *i >= 32 || mask & (1 << i) == 0)
+        .map(|(_, f)| f)
+        .peekable();
+    let mut input: &[u8] = &scratch.raw;
+    if stages.peek().is_some_and(|f| f.id == FLETCHER32) {
+        stages.next();
+        match fletcher32::verified_len(input) {
+            Some(n) => input = &input[..n],
+            None => return Ok(false),
+        }
+    }
+    let first = stages.next();
+    let second = stages.next();
+    if stages.next().is_some() {
+        return Ok(false);
+    }
+    let shuffle_size = |f: &FilterDesc| {
+        f.client_data
+            .first()
+            .map_or(element_size, |s| *s as usize)
+            .max(1)
+    };
+    match (first, second) {
+        (None, _) if input.len() == dst.len() => dst.copy_from_slice(input),
+        (Some(f), None) if f.id == SHUFFLE && input.len() == dst.len() => {
+            shuffle::unshuffle_into(input, dst, shuffle_size(f))
+        }
+        #[cfg(feature = "deflate")]
+        (Some(f), None) if f.id == DEFLATE && deflate::params_ok(&f.client_data) => {
+            let d = scratch
+                .inflater
+                .get_or_insert_with(|| flate2::Decompress::new(true));
+            return Ok(deflate::inflate_into(d, input, dst));
+        }
+        #[cfg(feature = "deflate")]
+        (Some(f), Some(g))
+            if f.id == DEFLATE && g.id == SHUFFLE && deflate::params_ok(&f.client_data) =>
+        {
+            let d = scratch
+                .inflater
+                .get_or_insert_with(|| flate2::Decompress::new(true));
+            scratch.stage.resize(dst.len(), 0);
+            if !deflate::inflate_into(d, input, &mut scratch.stage) {
+                return Ok(false);
+            }
+            shuffle::unshuffle_into(&scratch.stage, dst, shuffle_size(g));
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
 fn decode_one(
     f: &FilterDesc,
     data: Vec<u8>,
@@ -180,5 +264,109 @@ mod tests {
             build(32000, &[], 4).err(),
             Some(FilterError::Unknown(32000))
         );
+    }
+
+    fn pipeline(ids: &[u16]) -> FilterPipeline {
+        FilterPipeline {
+            filters: ids
+                .iter()
+                .map(|&id| FilterDesc {
+                    id,
+                    name: None,
+                    flags: 0,
+                    client_data: if id == DEFLATE { vec![1] } else { vec![] },
+                })
+                .collect(),
+        }
+    }
+
+    fn encode(p: &FilterPipeline, raw: &[u8]) -> Vec<u8> {
+        let mut enc = raw.to_vec();
+        for f in &p.filters {
+            enc = build(f.id, &f.client_data, 4).unwrap().encode(enc).unwrap();
+        }
+        enc
+    }
+
+    /// The fast path decodes every pipeline it takes exactly as the general one does, and says
+    /// so; pipelines it does not take (another order, masked filters) are left to the general one.
+    #[test]
+    fn decode_into_matches_the_general_pipeline() {
+        let raw: Vec<u8> = (0..4001u32).flat_map(|v| (v * 7).to_le_bytes()).collect();
+        let cases: [(&[u16], bool); 8] = [
+            (&[], true),
+            (&[DEFLATE], true),
+            (&[SHUFFLE], true),
+            (&[SHUFFLE, DEFLATE], true),
+            (&[FLETCHER32], true),
+            (&[SHUFFLE, DEFLATE, FLETCHER32], true),
+            (&[FLETCHER32, SHUFFLE, DEFLATE], false),
+            (&[SHUFFLE, FLETCHER32, DEFLATE], false),
+        ];
+        let mut scratch = Scratch::default();
+        for (ids, fast) in cases {
+            let p = pipeline(ids);
+            scratch.raw = encode(&p, &raw);
+            let mut dst = vec![0u8; raw.len()];
+            assert_eq!(
+                decode_chunk_into(&p, 0, &mut scratch, &mut dst, 4),
+                Ok(fast),
+                "{ids:?}"
+            );
+            if fast {
+                assert_eq!(dst, raw, "{ids:?}");
+            }
+            let general = decode_chunk(&p, 0, scratch.raw.clone(), raw.len(), 4).unwrap();
+            assert_eq!(general, raw, "{ids:?}");
+        }
+        // A masked (skipped) deflate leaves the shuffle alone: stored shuffled, not compressed.
+        let p = pipeline(&[SHUFFLE, DEFLATE]);
+        scratch.raw = encode(&pipeline(&[SHUFFLE]), &raw);
+        let mut dst = vec![0u8; raw.len()];
+        assert_eq!(
+            decode_chunk_into(&p, 0b10, &mut scratch, &mut dst, 4),
+            Ok(true)
+        );
+        assert_eq!(dst, raw);
+    }
+
+    /// Hostile chunks on the fast path: a corrupt, truncated, over-long or short stream and a bad
+    /// checksum are all declined (never written past `dst`), and the general path then errors or
+    /// returns the short data.
+    #[test]
+    fn decode_into_declines_bad_chunks() {
+        let raw: Vec<u8> = (0..4000u32).flat_map(|v| v.to_le_bytes()).collect();
+        let p = pipeline(&[SHUFFLE, DEFLATE]);
+        let good = encode(&p, &raw);
+        let mut scratch = Scratch::default();
+        let mut check = |data: Vec<u8>, len: usize, general_ok: bool| {
+            scratch.raw = data.clone();
+            let mut dst = vec![0u8; len];
+            assert_eq!(
+                decode_chunk_into(&p, 0, &mut scratch, &mut dst, 4),
+                Ok(false)
+            );
+            #[cfg(feature = "deflate")]
+            assert!(scratch.stage.len() <= len);
+            assert_eq!(decode_chunk(&p, 0, data, len, 4).is_ok(), general_ok);
+        };
+        let mut bad = good.clone();
+        bad[good.len() / 2] ^= 0x55;
+        check(bad, raw.len(), false);
+        check(good[..good.len() / 2].to_vec(), raw.len(), false);
+        // The stream holds more than the chunk: declined, and refused by the general path.
+        check(good.clone(), raw.len() - 4, false);
+        // The stream holds less than the chunk: declined; the general path returns it.
+        check(good.clone(), raw.len() + 4, true);
+        let p = pipeline(&[FLETCHER32]);
+        let mut sum = encode(&p, &raw);
+        sum[3] ^= 1;
+        scratch.raw = sum.clone();
+        let mut dst = vec![0u8; raw.len()];
+        assert_eq!(
+            decode_chunk_into(&p, 0, &mut scratch, &mut dst, 4),
+            Ok(false)
+        );
+        assert!(decode_chunk(&p, 0, sum, raw.len(), 4).is_err());
     }
 }

@@ -1,7 +1,10 @@
 //! Hyperslab reads (start / count / stride per dimension) of a dataset: only the chunks the
 //! selection touches are read and decoded (in parallel), through a small cache of decoded chunks
 //! so that row-by-row readers decode each chunk once; contiguous data is read run by run with
-//! positional reads.
+//! positional reads. A chunk whose elements are all selected and form one run of the output is
+//! decoded straight into the output, and each decoding thread reuses its buffers from chunk to
+//! chunk (chunked storage: HDF5 File Format Specification v3.0, section IV.A.2.i, the Data
+//! Layout message).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -9,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::error::{FormatError, FormatErrorKind, FormatResult};
-use crate::filter::decode_chunk;
+use crate::filter::{decode_chunk, decode_chunk_into, FilterError, Scratch};
 use crate::format::btree_v1::ChunkRecord;
 use crate::format::messages::layout::Layout;
 use crate::format::object_header::read_block;
@@ -232,8 +235,36 @@ impl Dataset {
         // Row-by-row readers touch a chunk or two per call: keep those decoded. A large
         // selection decodes each chunk once and would only churn the cache.
         let cache = wanted.len() <= 4;
+        let fill = self.fill_bytes();
         let sink = OutPtr::new(out);
-        let one = |off: &Vec<u64>| -> FormatResult<()> {
+        let one = |w: &mut Worker, off: &Vec<u64>| -> FormatResult<()> {
+            if cache {
+                if let Some(data) = self.cached_chunk(off) {
+                    copy_selection(&data, chunk_dims, off, slab, esize, &sink);
+                    return Ok(());
+                }
+            }
+            let Some(rec) = index.get(off) else {
+                return Ok(());
+            };
+            // A chunk whose elements are all selected and land in one run of the output is
+            // decoded straight into the output.
+            if let Some(dst) = contiguous_target(off, chunk_dims, slab, esize)
+                .and_then(|t| sink.slice_mut(t, chunk_bytes))
+            {
+                if self.decode_into(rec, &mut w.scratch, dst, esize)? {
+                    return Ok(());
+                }
+                // Not decodable to exactly the chunk's size: the general path decides (an error,
+                // or a short chunk that leaves fill where it has no data).
+                fill_with(dst, &fill);
+            } else if !cache {
+                w.chunk.resize(chunk_bytes, 0);
+                if self.decode_into(rec, &mut w.scratch, &mut w.chunk, esize)? {
+                    copy_selection(&w.chunk, chunk_dims, off, slab, esize, &sink);
+                    return Ok(());
+                }
+            }
             let data = if cache {
                 self.decoded_chunk(&index, off, chunk_bytes, esize)?
             } else {
@@ -245,15 +276,55 @@ impl Dataset {
             }
             Ok(())
         };
-        // Chunks are decoded on rayon's pool, so one reader uses every core. With a one-thread
-        // pool (RAYON_NUM_THREADS=1), or a single chunk, the calling thread decodes by itself:
-        // readers in different threads then proceed independently instead of queueing on the
-        // pool's only worker.
+        // Chunks are decoded on rayon's pool, so one reader uses every core; each worker reuses
+        // its buffers from chunk to chunk. With a one-thread pool (RAYON_NUM_THREADS=1), or a
+        // single chunk, the calling thread decodes by itself: readers in different threads then
+        // proceed independently instead of queueing on the pool's only worker.
         if wanted.len() == 1 || rayon::current_num_threads() <= 1 {
-            wanted.iter().try_for_each(one)
+            let mut w = Worker::default();
+            wanted.iter().try_for_each(|o| one(&mut w, o))
         } else {
-            wanted.par_iter().try_for_each(one)
+            wanted
+                .par_iter()
+                .try_for_each_init(Worker::default, |w, o| one(w, o))
         }
+    }
+
+    /// Reads a stored chunk into `scratch.raw` and decodes it into `dst` through the filter
+    /// fast path; false when the chunk did not decode to exactly `dst.len()` bytes (the caller
+    /// then takes the general path).
+    fn decode_into(
+        &self,
+        rec: &ChunkRecord,
+        scratch: &mut Scratch,
+        dst: &mut [u8],
+        esize: usize,
+    ) -> FormatResult<bool> {
+        let src = self.file().source();
+        let size = u64::from(rec.size);
+        let eof = |available| {
+            FormatError::new(
+                FormatErrorKind::UnexpectedEof {
+                    wanted: size,
+                    available,
+                },
+                rec.address,
+                "chunk",
+            )
+        };
+        match rec.address.checked_add(size) {
+            Some(end) if end <= src.len() => {}
+            _ => return Err(eof(src.len().saturating_sub(rec.address))),
+        }
+        if self.filters.filters.is_empty() && size == dst.len() as u64 {
+            src.read_at(rec.address, dst).map_err(|_| eof(0))?;
+            return Ok(true);
+        }
+        scratch.raw.resize(rec.size as usize, 0);
+        src.read_at(rec.address, &mut scratch.raw)
+            .map_err(|_| eof(0))?;
+        decode_chunk_into(&self.filters, rec.filter_mask, scratch, dst, esize)
+            .map_err(|e| filter_error(&e, rec.address))
     }
 
     fn chunk_index(&self) -> FormatResult<Arc<HashMap<Vec<u64>, ChunkRecord>>> {
@@ -299,19 +370,18 @@ impl Dataset {
         let data = if self.filters.filters.is_empty() {
             raw
         } else {
-            decode_chunk(&self.filters, rec.filter_mask, raw, chunk_bytes, esize).map_err(|e| {
-                FormatError::new(
-                    FormatErrorKind::InvalidValue(0),
-                    rec.address,
-                    if matches!(e, crate::filter::FilterError::Unknown(_)) {
-                        "unknown filter"
-                    } else {
-                        "chunk filter"
-                    },
-                )
-            })?
+            decode_chunk(&self.filters, rec.filter_mask, raw, chunk_bytes, esize)
+                .map_err(|e| filter_error(&e, rec.address))?
         };
         Ok(Some(data))
+    }
+
+    /// A decoded chunk from the cache, if it is there.
+    fn cached_chunk(&self, offsets: &[u64]) -> Option<Arc<Vec<u8>>> {
+        self.cache()
+            .lock()
+            .ok()
+            .and_then(|c| c.decoded.get(offsets).cloned())
     }
 
     fn decoded_chunk(
@@ -321,12 +391,7 @@ impl Dataset {
         chunk_bytes: usize,
         esize: usize,
     ) -> FormatResult<Option<Arc<Vec<u8>>>> {
-        if let Some(d) = self
-            .cache()
-            .lock()
-            .ok()
-            .and_then(|c| c.decoded.get(offsets).cloned())
-        {
+        if let Some(d) = self.cached_chunk(offsets) {
             return Ok(Some(d));
         }
         let Some(data) = self.decode_uncached(index, offsets, chunk_bytes, esize)? else {
@@ -348,6 +413,27 @@ impl Dataset {
         }
         Ok(Some(data))
     }
+}
+
+/// A chunk filter failure as a format error at the chunk's address.
+fn filter_error(e: &FilterError, address: u64) -> FormatError {
+    FormatError::new(
+        FormatErrorKind::InvalidValue(0),
+        address,
+        if matches!(e, FilterError::Unknown(_)) {
+            "unknown filter"
+        } else {
+            "chunk filter"
+        },
+    )
+}
+
+/// What one decoding thread keeps from chunk to chunk.
+#[derive(Default)]
+struct Worker {
+    scratch: Scratch,
+    /// A decoded chunk on its way to a selection that takes only part of it.
+    chunk: Vec<u8>,
 }
 
 pub(crate) type SharedCache = Arc<Mutex<ChunkCache>>;
@@ -372,6 +458,16 @@ impl OutPtr {
             ptr: out.as_mut_ptr(),
             len: out.len(),
         }
+    }
+
+    /// The output bytes `at..at + len`, for one chunk to decode into; `None` when out of bounds
+    /// (never the case for a selection that was checked against the shape).
+    #[allow(clippy::mut_from_ref)]
+    fn slice_mut(&self, at: usize, len: usize) -> Option<&mut [u8]> {
+        let end = at.checked_add(len)?;
+        // SAFETY: in bounds (checked here); each chunk's range is disjoint from every other
+        // chunk's (see the type's documentation) and each chunk is handed out once per read.
+        (end <= self.len).then(|| unsafe { std::slice::from_raw_parts_mut(self.ptr.add(at), len) })
     }
 
     /// Copies `src` to `at`, ignoring a copy that would not fit (never the case for a selection
@@ -414,6 +510,33 @@ pub(crate) fn k_range(off: u64, len: u64, slab: &Slab, d: usize) -> Option<(u64,
     }
     let hi = ((end - 1 - start) / stride).min(count.checked_sub(1)?);
     (lo <= hi).then_some((lo, hi))
+}
+
+/// The output byte offset of a chunk at `offsets` when every one of its elements is selected and
+/// they form one run of the row-major output (the chunk spans the selection in every dimension
+/// after its first of extent above one); `None` otherwise.
+fn contiguous_target(
+    offsets: &[u64],
+    chunk_dims: &[u64],
+    slab: &Slab,
+    esize: usize,
+) -> Option<usize> {
+    let rank = offsets.len();
+    let mut lin = 0u64;
+    let mut spanning = false;
+    for d in 0..rank {
+        let (lo, hi) = k_range(offsets[d], chunk_dims[d], slab, d)?;
+        let n = hi - lo + 1;
+        if n != chunk_dims[d] || (n > 1 && slab.stride[d] != 1) {
+            return None;
+        }
+        if spanning && n != slab.count[d] {
+            return None;
+        }
+        spanning |= n > 1;
+        lin = lin.checked_mul(slab.count[d])?.checked_add(lo)?;
+    }
+    usize::try_from(lin).ok()?.checked_mul(esize)
 }
 
 /// Copies the selected elements that lie in a block of `block_dims` at `origin` (a chunk, or the
@@ -471,5 +594,51 @@ fn copy_selection(
             }
             k[d] = ks[d].0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slab(start: &[u64], count: &[u64], stride: &[u64]) -> Slab {
+        Slab {
+            start: start.to_vec(),
+            count: count.to_vec(),
+            stride: stride.to_vec(),
+        }
+    }
+
+    #[test]
+    fn contiguous_targets() {
+        let whole = Slab::whole(&[4, 6, 8]);
+        // Chunks 1×6×8 are whole planes: one run each.
+        assert_eq!(
+            contiguous_target(&[2, 0, 0], &[1, 6, 8], &whole, 4),
+            Some(2 * 48 * 4)
+        );
+        // 2×6×8 too; 1×3×8 are half planes, still runs.
+        assert_eq!(
+            contiguous_target(&[2, 0, 0], &[2, 6, 8], &whole, 4),
+            Some(2 * 48 * 4)
+        );
+        assert_eq!(
+            contiguous_target(&[1, 3, 0], &[1, 3, 8], &whole, 2),
+            Some((48 + 24) * 2)
+        );
+        // 1×6×4 leaves gaps between its rows.
+        assert_eq!(contiguous_target(&[0, 0, 4], &[1, 6, 4], &whole, 4), None);
+        // A chunk running past the selection (or the shape) is not wholly selected.
+        assert_eq!(contiguous_target(&[3, 0, 0], &[2, 6, 8], &whole, 4), None);
+        // Strided selections are never one run; a selection exactly one chunk is.
+        let strided = slab(&[0, 0, 0], &[2, 6, 8], &[2, 1, 1]);
+        assert_eq!(
+            contiguous_target(&[0, 0, 0], &[1, 6, 8], &strided, 4),
+            Some(0)
+        );
+        assert_eq!(contiguous_target(&[0, 0, 0], &[2, 6, 8], &strided, 4), None);
+        let one = slab(&[3, 2, 0], &[1, 2, 8], &[1, 1, 1]);
+        assert_eq!(contiguous_target(&[3, 2, 0], &[1, 2, 8], &one, 4), Some(0));
+        assert_eq!(contiguous_target(&[3, 0, 0], &[1, 2, 8], &one, 4), None);
     }
 }
