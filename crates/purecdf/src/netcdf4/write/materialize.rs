@@ -584,8 +584,8 @@ pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
         .collect::<Result<Vec<_>>>()?;
     let mut states = Vec::with_capacity(schema.vars.len());
     let mut var_addr: HashSet<u64> = HashSet::new();
-    for (i, vd) in vars.iter().enumerate() {
-        let Some(vd) = vd else {
+    for i in 0..schema.vars.len() {
+        let Some(vd) = vars.get(i).and_then(Option::as_ref) else {
             return fail(ErrorKind::Hdf, format!("variable {i} has no dataset"));
         };
         let ds = &vd.dataset;
