@@ -75,3 +75,19 @@ fn damaged_fixtures_never_panic_on_update() {
     }
     assert!(runs > 50, "only {runs} damaged files");
 }
+
+/// An integer type claiming a size of about 2 GB (from the `hdf5_open` fuzz target): the
+/// variable has no netCDF type and is left out, instead of being read through a buffer of that
+/// element size.
+#[test]
+fn huge_integer_types_are_left_out() {
+    let p =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/read_bad/nbit_huge_integer_size.h5");
+    let f = purecdf::open(&p).unwrap();
+    assert!(f.variable("i64_p40_o7").is_none());
+    assert!(f.variable("i64be_p40_o7").is_some());
+    for v in f.variables() {
+        let _ = v.get_raw_values(..);
+    }
+    update(&std::fs::read(&p).unwrap());
+}

@@ -12,8 +12,13 @@ pub(crate) fn atomic(dt: &Datatype) -> Option<NcType> {
     Some(match dt {
         // netcdf-c takes HDF5's native type for the precision (H5Tget_native_type): a 12-bit
         // integer stored in 4 bytes is an NC_SHORT.
+        // (An integer wider than 16 bytes has no native type: left out, as libhdf5 cannot
+        // convert it either.)
         Datatype::FixedPoint {
-            precision, signed, ..
+            precision,
+            signed,
+            size: 1..=16,
+            ..
         } => match (precision, signed) {
             (1..=8, true) => NcType::Byte,
             (1..=8, false) => NcType::UByte,
