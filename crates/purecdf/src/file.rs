@@ -695,7 +695,10 @@ impl FileMut {
         self.with_path(r)
     }
 
-    /// `nc_sync`: flush and sync to stable storage.
+    /// `nc_sync`: flush and sync to stable storage. For a netCDF-4 file, a process that dies
+    /// after `sync` returned (even by SIGKILL) leaves a file that opens with at least everything
+    /// written before it; before the first `sync` or `close` of a created file, one that is
+    /// refused as not netCDF (see `purecdf_hdf5::write`, "Nothing lost"; `tests/crash.rs`).
     pub fn sync(&mut self) -> Result<()> {
         let r = self.backend_mut().sync();
         self.with_path(r)
