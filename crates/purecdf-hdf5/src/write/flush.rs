@@ -77,6 +77,7 @@ impl Hdf5Writer {
     /// object header. A failed flush leaves
     /// the file as the previous flush left it.
     pub fn flush(&mut self) -> WriteResult<()> {
+        self.drain_pipeline()?;
         for i in 0..self.objects.len() {
             self.flush_chunk_cache(ObjId(i))?;
         }
