@@ -469,6 +469,97 @@ fn python_and_purecdf_take_turns() {
     );
 }
 
+/// Attributes over 64 KiB (dense attribute storage): our ncgen and netcdf-c's write the same
+/// CDL, netCDF4-python adds attributes to both (libhdf5 extends the dense storage), purecdf
+/// appends to both; netcdf-c's `ncdump -s` must print the same for both files at every step and
+/// h5dump must read ours.
+#[test]
+fn large_attributes_in_dense_storage() {
+    let Some(()) = reference_tools() else { return };
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let ints: Vec<String> = (0..20_000).map(|i| i.to_string()).collect();
+    let doubles: Vec<String> = (0..17_000).map(|i| format!("{}.5", i % 100)).collect();
+    let cdl = format!(
+        "netcdf big {{ dimensions: n = 2 ; variables: int v(n) ; v:a1 = 1 ; v:big = {} ; \
+         v:small = \"x\" ; :gbig = {} ; :g2 = \"after\" ; data: v = 1, 2 ; }}",
+        ints.join(", "),
+        doubles.join(", ")
+    );
+    let cdl_path = dir.path().join("big.cdl");
+    std::fs::write(&cdl_path, cdl).unwrap();
+    let ours = dir.path().join("ours.nc");
+    let theirs = dir.path().join("theirs.nc");
+    for (tool, out) in [(OURS.ncgen, &ours), (REF_NCGEN, &theirs)] {
+        let args = [OsStr::new("-k"), OsStr::new("nc4"), OsStr::new("-o")];
+        let g = run(
+            tool,
+            args.iter()
+                .copied()
+                .chain([out.as_os_str(), cdl_path.as_os_str()]),
+            dir.path(),
+        );
+        assert!(g.success, "{}", g.failure(tool));
+    }
+    let same = |step: &str| {
+        let d = |p: &Path| {
+            let o = run(
+                REF_NCDUMP,
+                [
+                    OsStr::new("-s"),
+                    OsStr::new("-n"),
+                    OsStr::new("big"),
+                    p.as_os_str(),
+                ],
+                dir.path(),
+            );
+            assert!(o.success, "{step}: {}", o.failure("ncdump"));
+            String::from_utf8(o.stdout)
+                .unwrap()
+                .lines()
+                .filter(|l| !l.contains("_NCProperties"))
+                .map(|l| format!("{l}\n"))
+                .collect::<String>()
+        };
+        let (o, t) = (d(&ours), d(&theirs));
+        assert!(
+            o == t,
+            "{step}: {}",
+            diff_bw(t.as_bytes(), o.as_bytes())
+                .err()
+                .unwrap_or_default()
+        );
+        assert!(
+            o.contains("19998, 19999 ;"),
+            "{step}: the large attribute is missing"
+        );
+        let h = run("/usr/bin/h5dump", [ours.as_os_str()], dir.path());
+        assert!(h.success, "{step}: {}", h.failure("h5dump"));
+        // Our reader reads the dense storage we wrote.
+        let args = [OsStr::new("-n"), OsStr::new("big"), ours.as_os_str()];
+        let (a, b) = (
+            run(OURS.ncdump, args, dir.path()),
+            run(REF_NCDUMP, args, dir.path()),
+        );
+        assert!(
+            a.success && a.stdout == b.stdout,
+            "{step}: our ncdump differs"
+        );
+    };
+    same("ncgen");
+    python_step(&py, "nc-attrs", &ours);
+    python_step(&py, "nc-attrs", &theirs);
+    same("netCDF4-python adds attributes");
+    for p in [&ours, &theirs] {
+        let mut f = purecdf::append(p).unwrap();
+        f.add_attribute("ours", "appended").unwrap();
+        let v = f.variable("v").unwrap().id();
+        f.put_values(v, &[7i32], span(1, 1)).unwrap();
+        f.close().unwrap();
+    }
+    same("purecdf appends");
+}
+
 /// Builds tests/c/nc4_append.c once.
 fn driver() -> Option<&'static Path> {
     static EXE: OnceLock<Option<PathBuf>> = OnceLock::new();

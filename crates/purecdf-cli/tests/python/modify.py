@@ -6,6 +6,8 @@ Usage: modify.py STEP FILE, STEP one of:
   h5-modify    h5py: an int16 attribute h5_note on temp, extra[1] = 20, ten int32 global
                attributes a0..a9 (more than libhdf5 keeps in the object header);
   nc-more      netCDF4-python: one more record of time, temp and count, a global attribute "last";
+  nc-attrs     netCDF4-python: a global attribute "pyatt", and on variable v a small attribute
+               "pyv" and a 120 kB one "big2" (libhdf5 adds them to the dense storage);
   h5-plain     h5py: a group h5grp with a plain dataset "plain" (no dimension scales: netCDF sees
                a phony dimension, and netcdf-c no longer opens the file for writing).
 """
@@ -55,9 +57,19 @@ def nc_more(path):
         d.last = "netCDF4-python"
 
 
+def nc_attrs(path):
+    import netCDF4
+
+    with netCDF4.Dataset(path, "a") as d:
+        d.pyatt = "hello"
+        d["v"].pyv = np.arange(3, dtype="i4")
+        d["v"].big2 = np.arange(30000, dtype="i4")
+
+
 def main():
     step, path = sys.argv[1], sys.argv[2]
-    steps = {"nc-records": nc_records, "h5-modify": h5_modify, "nc-more": nc_more, "h5-plain": h5_plain}
+    steps = {"nc-records": nc_records, "h5-modify": h5_modify, "nc-more": nc_more, "h5-plain": h5_plain,
+             "nc-attrs": nc_attrs}
     steps[step](path)
 
 
