@@ -704,7 +704,9 @@ impl FileMut {
         self.with_path(r)
     }
 
-    /// `nc_close`: end define mode if needed, flush, sync and close.
+    /// `nc_close`: end define mode if needed, write everything out and close. As with netcdf-c,
+    /// the data is handed to the operating system, not forced to the disk (call
+    /// [`FileMut::sync`] first for that).
     pub fn close(mut self) -> Result<()> {
         let r = self.backend_mut().close();
         self.with_path(r)

@@ -29,7 +29,8 @@
 //! space is not tracked), so a file that is updated often grows.
 //!
 //! What a process that dies (even by SIGKILL) leaves:
-//! - after a [`flush`](Hdf5Writer::flush) returned: a file whose objects are those of the last
+//! - after a [`flush`](Hdf5Writer::flush) (or [`flush_unsynced`](Hdf5Writer::flush_unsynced),
+//!   which skips the syncs: the same holds for processes, not for power cuts) returned: a file whose objects are those of the last
 //!   flush that returned, or of a later one the process was in (libhdf5 and this crate read it;
 //!   the bytes past the superblock's end-of-file address are unreachable). Chunked, compact and
 //!   variable-length data is as of that flush; a contiguous dataset written since may already

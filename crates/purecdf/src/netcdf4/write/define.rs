@@ -377,7 +377,8 @@ impl BackendMut for Netcdf4Writer {
         }
         self.closed = true;
         super::materialize::materialize(self)?;
-        self.w.flush().map_err(hw)
+        // As netcdf-c's nc_close (and our classic close): written out, not fsynced.
+        self.w.flush_unsynced().map_err(hw)
     }
 
     fn def_grp(&mut self, parent: GroupId, name: &str) -> Result<GroupId> {

@@ -19,7 +19,8 @@
 //!
 //! Attributes are reconciled with the HDF5 objects at each of those points: a changed value is
 //! deleted and written anew (so, as with netcdf-c, it comes last once the file is reopened).
-//! `sync` and `close` flush the HDF5 writer (see its "Nothing lost" notes).
+//! `sync` flushes the HDF5 writer durably, `close` without the fsyncs as netcdf-c's `nc_close` (see
+//! the writer's "Nothing lost" notes).
 
 mod chunking;
 mod data;
