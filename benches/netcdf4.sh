@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# netCDF-4 reading, purecdf against netcdf-c in one run (issue: "Reading netCDF-4 and HDF5").
+# netCDF-4 reading and writing, purecdf against netcdf-c in one run.
 # Builds benches/c/nc4bench.c against libnetcdf and the `nc_bench` example, creates the files with
 # netcdf-c under bench-data/ (git-ignored), then alternates the two programs and keeps the best of
 # N runs each. Prints ratios (netcdf-c time / purecdf time; > 1 means purecdf is faster).
+# The write benchmark writes a 256 MiB float variable (256x512x512, chunks 1x512x512, deflate 1 +
+# shuffle) one 512x512 slab per call, close included, and checks that both files read back the
+# same checksum.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-5}
@@ -31,6 +34,18 @@ o_c=$(best "$THEIRS" open "$DATA/many.nc"); o_o=$(best "$OURS" open "$DATA/many.
 # pool a single read already decodes its chunks on every core.)
 t1=$(RAYON_NUM_THREADS=1 best "$OURS" threads "$DATA/chunked.nc" 1 a b)
 t2=$(RAYON_NUM_THREADS=1 best "$OURS" threads "$DATA/chunked.nc" 2 a b)
+# Writes alternate netcdf-c and purecdf so both see the same machine load.
+w_c=999999; w_o=999999
+for _ in $(seq "$N"); do
+    t=$("$THEIRS" write "$DATA/write_c.nc"); w_c=$(echo "$t $w_c" | awk '{print ($1 < $2) ? $1 : $2}')
+    t=$("$OURS" write "$DATA/write_o.nc"); w_o=$(echo "$t $w_o" | awk '{print ($1 < $2) ? $1 : $2}')
+done
+sum_c=$("$THEIRS" read "$DATA/write_c.nc" data 2>&1 >/dev/null)
+sum_o=$("$THEIRS" read "$DATA/write_o.nc" data 2>&1 >/dev/null)
+[ "$sum_c" = "$sum_o" ] || { echo "write: checksums differ ($sum_c vs $sum_o)"; exit 1; }
+size_c=$(stat -c %s "$DATA/write_c.nc"); size_o=$(stat -c %s "$DATA/write_o.nc")
+rm -f "$DATA/write_c.nc" "$DATA/write_o.nc"
 echo "read 256 MiB deflate+shuffle chunked float: netcdf-c ${r_c}s purecdf ${r_o}s ratio $(ratio "$r_c" "$r_o")x (target >= 2)"
+echo "write 256 MiB deflate 1+shuffle, 1x512x512: netcdf-c ${w_c}s purecdf ${w_o}s ratio $(ratio "$w_c" "$w_o")x (target >= 2; files $size_c vs $size_o bytes)"
 echo "open 5000-variable file:                    netcdf-c ${o_c}s purecdf ${o_o}s ratio $(ratio "$o_c" "$o_o")x (target >= 5)"
 echo "2 threads vs 1 reading two variables:        1 thread ${t1}s 2 threads ${t2}s speed-up $(ratio "$t1" "$t2")x (target >= 1.7)"

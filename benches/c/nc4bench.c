@@ -2,6 +2,8 @@
  * Prints one line: the operation's wall time in seconds.
  *   create FILE        256 MiB float "data" (256x512x512, chunks 1x512x512, deflate 1 + shuffle)
  *                      plus "a" and "b" (64x512x512 each, same storage) for the thread test
+ *   write FILE         only "data" of `create`, one 512x512 slab per call: the write benchmark
+ *                      (time includes nc_close, which writes the rest out)
  *   create_many FILE N N small int variables with two attributes each
  *   read FILE VAR      read a float variable whole
  *   open FILE          open, count variables, close
@@ -64,6 +66,15 @@ int main(int argc, char **argv) {
         fill(ncid, varid, 256);
         fill(ncid, a, 64);
         fill(ncid, b, 64);
+        CHECK(nc_close(ncid));
+    } else if (!strcmp(argv[1], "write")) {
+        CHECK(nc_create(argv[2], NC_NETCDF4 | NC_CLOBBER, &ncid));
+        CHECK(nc_def_dim(ncid, "z", 256, &dims[0]));
+        CHECK(nc_def_dim(ncid, "y", 512, &dims[1]));
+        CHECK(nc_def_dim(ncid, "x", 512, &dims[2]));
+        def_chunked(ncid, "data", dims, &varid);
+        CHECK(nc_enddef(ncid));
+        fill(ncid, varid, 256);
         CHECK(nc_close(ncid));
     } else if (!strcmp(argv[1], "create_many")) {
         int n = atoi(argv[3]);

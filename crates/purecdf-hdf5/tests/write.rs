@@ -502,3 +502,86 @@ fn h5dump_reads_what_we_write() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Complete chunks are filtered on rayon's pool while writes go on: reads before the flush see
+/// them, later writes to the same chunk (complete or partial) win, a write from a pool thread
+/// works, and an edge chunk keeps fill past the extent for a later extension.
+#[test]
+fn chunks_filtered_in_the_background() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.h5");
+    let mut w = Hdf5Writer::create(&path).unwrap();
+    let root = w.root();
+    let (cr, cc) = (4u64, 64u64);
+    let ds = w
+        .create_dataset(
+            root,
+            "v",
+            DatasetSpec {
+                dtype: TypeSpec::Inline(i32t()),
+                space: simple(&[0, 128], &[None, Some(128)]),
+                storage: StorageSpec::Chunked(vec![cr, cc]),
+                filters: deflate_shuffle(4),
+                fill: fill(Some(ints(&[-1]))),
+            },
+        )
+        .unwrap();
+    let rows = 42u64; // the last row of chunks is an edge chunk (rows 40..44)
+    let mut model = vec![-1i32; (rows * 128) as usize];
+    let chunk = |r0: u64, c0: u64, base: i32| -> Vec<i32> {
+        (0..cr * cc)
+            .map(|i| base + i as i32 + (r0 * 1000 + c0) as i32)
+            .collect()
+    };
+    w.set_extent(ds, &[rows, 128]).unwrap();
+    let put = |w: &mut Hdf5Writer, model: &mut Vec<i32>, r0: u64, c0: u64, n: u64, v: &[i32]| {
+        w.write(
+            ds,
+            &slab(&[r0, c0], &[n, cc], &[1, 1]),
+            &ints(&v[..(n * cc) as usize]),
+        )
+        .unwrap();
+        for i in 0..n {
+            for j in 0..cc {
+                model[((r0 + i) * 128 + c0 + j) as usize] = v[(i * cc + j) as usize];
+            }
+        }
+    };
+    for r0 in (0..rows).step_by(cr as usize) {
+        for c0 in [0, cc] {
+            let n = cr.min(rows - r0);
+            put(&mut w, &mut model, r0, c0, n, &chunk(r0, c0, 0));
+        }
+        // Reads while chunks are in flight.
+        let mut out = vec![0u8; model.len() * 4];
+        w.read(ds, &Slab::whole(&[rows, 128]), &mut out).unwrap();
+        assert!(out == ints(&model), "after row {r0}");
+    }
+    // Overwrite a chunk twice completely, then part of another chunk still in flight.
+    put(&mut w, &mut model, 8, 0, cr, &chunk(8, 0, 500_000));
+    put(&mut w, &mut model, 8, 0, cr, &chunk(8, 0, 900_000));
+    put(&mut w, &mut model, 12, cc, cr, &chunk(12, cc, 300_000));
+    let part: Vec<i32> = (0..3).map(|i| 77 + i).collect();
+    w.write(ds, &slab(&[13, cc + 5], &[1, 3], &[1, 1]), &ints(&part))
+        .unwrap();
+    model[(13 * 128 + cc + 5) as usize..(13 * 128 + cc + 8) as usize].copy_from_slice(&part);
+    // A write from a pool thread filters on that thread.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    pool.install(|| put(&mut w, &mut model, 16, 0, cr, &chunk(16, 0, 700_000)));
+    let mut out = vec![0u8; model.len() * 4];
+    w.read(ds, &Slab::whole(&[rows, 128]), &mut out).unwrap();
+    assert!(out == ints(&model));
+    w.flush().unwrap();
+    // The edge chunk's rows past the old extent read as fill once the dataset grows.
+    w.set_extent(ds, &[44, 128]).unwrap();
+    model.extend(std::iter::repeat_n(-1, 2 * 128));
+    let mut out = vec![0u8; model.len() * 4];
+    w.read(ds, &Slab::whole(&[44, 128]), &mut out).unwrap();
+    assert!(out == ints(&model));
+    w.flush().unwrap();
+    drop(w);
+    assert!(read_all(&open(&path), "/v") == ints(&model));
+}

@@ -4,6 +4,9 @@
 //! * `read FILE VAR` — read a float variable whole.
 //! * `open FILE` — open the file and list its variables.
 //! * `threads FILE N VAR...` — read each VAR whole, with N threads sharing one handle.
+//! * `write FILE` — create FILE with a 256 MiB float variable `data` (256×512×512, chunks
+//!   1×512×512, deflate 1 + shuffle), written one 512×512 slab per call with the same values as
+//!   nc4bench.c's `fill`; the time includes `close`.
 
 use std::time::Instant;
 
@@ -42,10 +45,41 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             });
         }
+        Some("write") => write(&args[1])?,
         _ => {
-            return Err("usage: nc_bench read FILE VAR | open FILE | threads FILE N VAR...".into())
+            return Err(
+                "usage: nc_bench read FILE VAR | open FILE | threads FILE N VAR... | write FILE"
+                    .into(),
+            )
         }
     }
     println!("{:.4}", t.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The `write` benchmark: what nc4bench.c's `write` does.
+fn write(path: &str) -> purecdf::Result<()> {
+    let mut f = purecdf::create(path, purecdf::Format::Netcdf4)?;
+    f.add_dimension("z", 256)?;
+    f.add_dimension("y", 512)?;
+    f.add_dimension("x", 512)?;
+    let v = f.add_variable::<f32>("data", &["z", "y", "x"])?;
+    f.def_var_chunking(v, purecdf::Chunking::Chunked(vec![1, 512, 512]))?;
+    f.def_var_deflate(v, true, Some(1))?;
+    f.enddef()?;
+    let mut slab = vec![0f32; 512 * 512];
+    for z in 0..256u32 {
+        // nc4bench.c's `fill`: a smooth field plus xorshift noise, in the same float operations.
+        let mut h = z.wrapping_mul(2_654_435_761).wrapping_add(1);
+        for (i, x) in slab.iter_mut().enumerate() {
+            h ^= h << 13;
+            h ^= h >> 17;
+            h ^= h << 5;
+            let smooth = (i % 512) as f64 * 0.01 + (i / 512) as f64 * 0.5 + f64::from(z);
+            *x = smooth as f32 + (h % 100_000) as f32 * 1e-5;
+        }
+        let start = [u64::from(z), 0, 0];
+        f.put_values(v, &slab, (&start[..], &[1u64, 512, 512][..]))?;
+    }
+    f.close()
 }

@@ -695,13 +695,18 @@ impl FileMut {
         self.with_path(r)
     }
 
-    /// `nc_sync`: flush and sync to stable storage.
+    /// `nc_sync`: flush and sync to stable storage. For a netCDF-4 file, a process that dies
+    /// after `sync` returned (even by SIGKILL) leaves a file that opens with at least everything
+    /// written before it; before the first `sync` or `close` of a created file, one that is
+    /// refused as not netCDF (see `purecdf_hdf5::write`, "Nothing lost"; `tests/crash.rs`).
     pub fn sync(&mut self) -> Result<()> {
         let r = self.backend_mut().sync();
         self.with_path(r)
     }
 
-    /// `nc_close`: end define mode if needed, flush, sync and close.
+    /// `nc_close`: end define mode if needed, write everything out and close. As with netcdf-c,
+    /// the data is handed to the operating system, not forced to the disk (call
+    /// [`FileMut::sync`] first for that).
     pub fn close(mut self) -> Result<()> {
         let r = self.backend_mut().close();
         self.with_path(r)

@@ -90,6 +90,67 @@ pub fn reference_tools() -> Option<()> {
     }
 }
 
+/// A Python that imports h5py, netCDF4 and numpy: `$PURECDF_PYTHON` (CI exports its venv's),
+/// else `python3` from the path. Skips, or fails under `PURECDF_REQUIRE_REFERENCE=1`, without one.
+pub fn python() -> Option<PathBuf> {
+    let candidate = std::env::var_os("PURECDF_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("python3"));
+    let ok = Command::new(&candidate)
+        .args(["-c", "import h5py, netCDF4, numpy"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        Some(candidate)
+    } else {
+        unavailable(&format!(
+            "a Python with h5py, netCDF4 and numpy ({}; set PURECDF_PYTHON)",
+            candidate.display()
+        ))
+    }
+}
+
+/// The committed Python helpers of the interop tests.
+pub fn python_script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/python")
+        .join(name)
+}
+
+/// Runs `dump_values.py VIEW FILES...` and splits its output by file: for each file, its lines
+/// (see the script's docs for the format).
+pub fn python_dump(
+    python: &Path,
+    view: &str,
+    files: &[PathBuf],
+    dir: &Path,
+) -> std::collections::BTreeMap<PathBuf, Vec<String>> {
+    let script = python_script("dump_values.py");
+    let mut args = vec![script.into_os_string(), view.into()];
+    args.extend(files.iter().map(|f| f.clone().into_os_string()));
+    let out = run_plain(python.to_str().expect("UTF-8 path"), &args, dir);
+    assert!(
+        out.success,
+        "dump_values.py {view}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("dump_values.py prints UTF-8");
+    let mut map = std::collections::BTreeMap::new();
+    let mut current: Option<PathBuf> = None;
+    for line in text.lines() {
+        if let Some(f) = line.strip_prefix("== ") {
+            current = Some(PathBuf::from(f));
+            map.insert(PathBuf::from(f), Vec::new());
+        } else if let Some(f) = &current {
+            map.get_mut(f).expect("file seen").push(line.to_string());
+        }
+    }
+    map
+}
+
 /// What one tool run produced.
 pub struct Output {
     pub success: bool,
@@ -122,8 +183,27 @@ where
     let name = Path::new(program)
         .file_name()
         .unwrap_or(OsStr::new(program));
-    let mut child = match Command::new(program)
-        .arg0(name)
+    let mut cmd = Command::new(program);
+    cmd.arg0(name);
+    run_command(cmd, program, args, dir)
+}
+
+/// As [`run`], with argv[0] the program's path as given (a venv's Python finds its packages
+/// through it).
+pub fn run_plain<I, S>(program: &str, args: I, dir: &Path) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    run_command(Command::new(program), program, args, dir)
+}
+
+fn run_command<I, S>(mut cmd: Command, program: &str, args: I, dir: &Path) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut child = match cmd
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())

@@ -83,14 +83,25 @@ impl Filter for Deflate {
     }
 
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, FilterError> {
-        use std::io::Write;
-        let mut e = flate2::write::ZlibEncoder::new(
-            Vec::with_capacity(input.len() / 2),
-            flate2::Compression::new(self.level),
-        );
-        e.write_all(&input)
-            .map_err(|err| FilterError::Corrupt(DEFLATE, err.to_string()))?;
-        e.finish()
-            .map_err(|err| FilterError::Corrupt(DEFLATE, err.to_string()))
+        self.encode_slice(&input)
+    }
+
+    fn encode_slice(&self, input: &[u8]) -> Result<Vec<u8>, FilterError> {
+        use flate2::{Compress, Compression, FlushCompress, Status};
+        let mut c = Compress::new(Compression::new(self.level), true);
+        // Straight into one buffer of zlib's worst-case size (stored blocks plus the header and
+        // checksum), so the stream ends in the first call.
+        let n = input.len();
+        let mut out = Vec::with_capacity(n + (n >> 12) + (n >> 14) + (n >> 25) + 64);
+        loop {
+            let consumed = usize::try_from(c.total_in()).unwrap_or(n).min(n);
+            let status = c
+                .compress_vec(&input[consumed..], &mut out, FlushCompress::Finish)
+                .map_err(|e| FilterError::Corrupt(DEFLATE, e.to_string()))?;
+            match status {
+                Status::StreamEnd => return Ok(out),
+                _ => out.reserve(out.capacity().max(4096)),
+            }
+        }
     }
 }

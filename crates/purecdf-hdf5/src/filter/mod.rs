@@ -65,6 +65,11 @@ pub trait Filter: Send + Sync {
     fn decode(&self, input: Vec<u8>, max_out: usize) -> Result<Vec<u8>, FilterError>;
     /// Applies the filter.
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, FilterError>;
+    /// Applies the filter to borrowed data (filters that build a new buffer anyway need no
+    /// copy of their input).
+    fn encode_slice(&self, input: &[u8]) -> Result<Vec<u8>, FilterError> {
+        self.encode(input.to_vec())
+    }
 }
 
 /// True when this build can decode filter `id` (what netcdf-c asks HDF5 with `H5Zfilter_avail`

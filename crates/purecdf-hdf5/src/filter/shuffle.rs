@@ -113,17 +113,48 @@ impl Filter for Shuffle {
     }
 
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, FilterError> {
-        let s = self.element_size;
-        if s <= 1 || input.len() < s {
+        if self.element_size <= 1 || input.len() < self.element_size {
             return Ok(input);
         }
+        self.encode_slice(&input)
+    }
+
+    fn encode_slice(&self, input: &[u8]) -> Result<Vec<u8>, FilterError> {
+        let s = self.element_size;
+        if s <= 1 || input.len() < s {
+            return Ok(input.to_vec());
+        }
         let n = input.len() / s;
-        let mut out = input.clone();
-        for (i, e) in input[..n * s].chunks_exact(s).enumerate() {
-            for (b, &v) in e.iter().enumerate() {
-                out[b * n + i] = v;
+        // Read element by element (sequential loads), writing one byte to each plane.
+        let mut out = vec![0u8; input.len()];
+        let (body, tail) = out.split_at_mut(n * s);
+        let elements = input[..n * s].chunks_exact(s);
+        match s {
+            4 => {
+                let (p0, rest) = body.split_at_mut(n);
+                let (p1, rest) = rest.split_at_mut(n);
+                let (p2, p3) = rest.split_at_mut(n);
+                for ((((e, a), b), c), d) in elements
+                    .zip(p0.iter_mut())
+                    .zip(p1.iter_mut())
+                    .zip(p2.iter_mut())
+                    .zip(p3.iter_mut())
+                {
+                    *a = e[0];
+                    *b = e[1];
+                    *c = e[2];
+                    *d = e[3];
+                }
+            }
+            _ => {
+                for (b, plane) in body.chunks_exact_mut(n).enumerate() {
+                    for (o, e) in plane.iter_mut().zip(input.chunks_exact(s)) {
+                        *o = e[b];
+                    }
+                }
             }
         }
+        tail.copy_from_slice(&input[n * s..]);
         Ok(out)
     }
 }

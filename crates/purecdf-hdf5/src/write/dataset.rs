@@ -8,9 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use rayon::prelude::*;
-
-use crate::filter::{self, decode_chunk, FilterError};
+use crate::filter::decode_chunk;
 use crate::format::btree_v1::ChunkRecord;
 use crate::format::messages::dataspace::Dataspace;
 use crate::format::messages::datatype::Datatype;
@@ -148,27 +146,6 @@ fn repeat(fill: &[u8], n: usize) -> Vec<u8> {
         v.extend_from_slice(fill);
     }
     v
-}
-
-/// A chunk after filtering: offsets, stored bytes, filter mask.
-type EncodedChunk = (Vec<u64>, Vec<u8>, u32);
-
-/// Filters one chunk; a failing optional filter is skipped and noted in the mask.
-fn encode_chunk(
-    filters: &FilterPipeline,
-    mut data: Vec<u8>,
-    esize: usize,
-) -> Result<(Vec<u8>, u32), FilterError> {
-    let mut mask = 0u32;
-    for (i, f) in filters.filters.iter().enumerate() {
-        let built = filter::build(f.id, &f.client_data, esize);
-        match built.and_then(|flt| flt.encode(data.clone())) {
-            Ok(d) => data = d,
-            Err(_) if f.optional() && i < 32 => mask |= 1 << i,
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((data, mask))
 }
 
 impl Hdf5Writer {
@@ -460,7 +437,10 @@ impl Hdf5Writer {
     }
 
     /// The chunk map of a chunked dataset, read from its on-disk index the first time.
-    fn chunk_map(&mut self, ds: ObjId) -> WriteResult<&mut BTreeMap<Vec<u64>, ChunkRecord>> {
+    pub(crate) fn chunk_map(
+        &mut self,
+        ds: ObjId,
+    ) -> WriteResult<&mut BTreeMap<Vec<u64>, ChunkRecord>> {
         let needs_load = matches!(
             &self.ds(ds)?.storage,
             Storage::Chunked(c) if matches!(c.index, ChunkIndexState::OnDisk(_))
@@ -516,6 +496,7 @@ impl Hdf5Writer {
         let (cd, dims, esize) = self.chunk_parts(ds)?;
         let chunk_elems = cd.iter().product::<u64>() as usize;
         let fill = self.ds(ds)?.fill_element();
+        let filters = self.ds(ds)?.filters.clone();
         let rank = dims.len();
         // Chunk grid ranges the selection touches.
         let ranges: Vec<(u64, u64)> = (0..rank)
@@ -533,18 +514,33 @@ impl Hdf5Writer {
                 (0..rank).all(|d| crate::read::slab::k_range(off[d], cd[d], slab, d).is_some());
             if touched {
                 if covers(&cd, &off, &dims, slab) {
-                    let mut buf = repeat(&fill, chunk_elems);
+                    // Inside the extent the selection overwrites every element; an edge chunk
+                    // keeps fill past the extent (a later extension shows it).
+                    let inside = (0..rank).all(|d| off[d] + cd[d] <= dims[d]);
+                    let mut buf = if inside {
+                        vec![0; chunk_elems * esize]
+                    } else {
+                        repeat(&fill, chunk_elems)
+                    };
                     scatter(&mut buf, &cd, &off, slab, esize, data);
                     if let Storage::Chunked(c) = &mut self.ds_mut(ds)?.storage {
                         c.cache.remove(&off);
                     }
-                    complete_bytes += buf.len();
-                    complete.push((off, buf));
-                    if complete_bytes >= BATCH_BYTES {
-                        self.store_chunks(ds, std::mem::take(&mut complete))?;
-                        complete_bytes = 0;
+                    if !filters.filters.is_empty() {
+                        // Filtered on the pool while the caller goes on (see `pipeline`).
+                        self.encode_in_background(ds, off, buf, &filters, esize)?;
+                    } else {
+                        complete_bytes += buf.len();
+                        complete.push((off, buf));
+                        if complete_bytes >= BATCH_BYTES {
+                            self.store_chunks(ds, std::mem::take(&mut complete))?;
+                            complete_bytes = 0;
+                        }
                     }
                 } else {
+                    if self.pipeline.has(ds) {
+                        self.drain_pipeline()?;
+                    }
                     let cached = match &mut self.ds_mut(ds)?.storage {
                         Storage::Chunked(c) => c.cache.remove(&off),
                         _ => None,
@@ -576,61 +572,6 @@ impl Hdf5Writer {
                 cur[d] = ranges[d].0;
             }
         }
-    }
-
-    /// Filters complete chunks in parallel and appends them to the file as one write.
-    fn store_chunks(&mut self, ds: ObjId, chunks: Vec<(Vec<u64>, Vec<u8>)>) -> WriteResult<()> {
-        if chunks.is_empty() {
-            return Ok(());
-        }
-        self.invalidate_reader(ds);
-        let d = self.ds(ds)?;
-        let esize = d.esize();
-        let filters = d.filters.clone();
-        let encoded: Vec<Result<EncodedChunk, FilterError>> = if filters.filters.is_empty() {
-            chunks.into_iter().map(|(o, b)| Ok((o, b, 0))).collect()
-        } else {
-            chunks
-                .into_par_iter()
-                .map(|(o, b)| encode_chunk(&filters, b, esize).map(|(e, m)| (o, e, m)))
-                .collect()
-        };
-        let mut total = 0u64;
-        let mut ready = Vec::with_capacity(encoded.len());
-        for e in encoded {
-            let (o, b, m) = e?;
-            if b.len() > u32::MAX as usize {
-                return Err(usage("filtered chunk of 4 GiB or more"));
-            }
-            total += b.len() as u64;
-            ready.push((o, b, m));
-        }
-        let base = self.alloc.alloc(total, &self.io);
-        let mut at = base;
-        let mut records = Vec::with_capacity(ready.len());
-        let mut buf = Vec::with_capacity(total as usize);
-        for (o, b, m) in ready {
-            records.push(ChunkRecord {
-                offsets: o,
-                size: b.len() as u32,
-                filter_mask: m,
-                address: at,
-            });
-            at += b.len() as u64;
-            buf.extend_from_slice(&b);
-        }
-        self.io.write_at(base, &buf)?;
-        let map = self.chunk_map(ds)?;
-        for r in records {
-            map.insert(r.offsets.clone(), r);
-        }
-        if let Storage::Chunked(c) = &mut self.ds_mut(ds)?.storage {
-            if let ChunkIndexState::Map { written, .. } = &mut c.index {
-                *written = None;
-            }
-        }
-        self.obj_mut(ds)?.dirty = true;
-        Ok(())
     }
 
     /// Writes out every cached partial chunk of `ds`.
@@ -708,6 +649,9 @@ impl Hdf5Writer {
         };
         reader.read_slab_into(slab, out)?;
         if let Storage::Chunked(c) = &d.storage {
+            for f in self.pipeline.queue.iter().filter(|f| f.ds == ds) {
+                gather(&f.raw, &c.dims, &f.offsets, slab, d.esize(), out);
+            }
             for (off, buf) in &c.cache {
                 gather(buf, &c.dims, off, slab, d.esize(), out);
             }

@@ -77,6 +77,21 @@ impl Hdf5Writer {
     /// object header. A failed flush leaves
     /// the file as the previous flush left it.
     pub fn flush(&mut self) -> WriteResult<()> {
+        self.write_out(true)
+    }
+
+    /// Writes everything out as [`flush`](Hdf5Writer::flush) does, in the same order, but
+    /// leaves it to the operating system when the bytes reach the disk (as libhdf5 does on
+    /// close): a process that dies afterwards leaves the new state, a power cut may not.
+    ///
+    /// # Errors
+    /// As [`flush`](Hdf5Writer::flush).
+    pub fn flush_unsynced(&mut self) -> WriteResult<()> {
+        self.write_out(false)
+    }
+
+    fn write_out(&mut self, durable: bool) -> WriteResult<()> {
+        self.drain_pipeline()?;
         for i in 0..self.objects.len() {
             self.flush_chunk_cache(ObjId(i))?;
         }
@@ -124,10 +139,12 @@ impl Hdf5Writer {
             .copied()
             .or(self.objects[self.root.0].addr)
             .ok_or_else(|| WriteError::Invalid("root group never written".into()))?;
-        self.io.sync(self.alloc.eoa)?;
+        self.io.sync(self.alloc.eoa, durable)?;
         let sb = superblock::encode_v2(self.base, self.extension, self.alloc.eoa, root);
         self.io.write_absolute(self.location, &sb)?;
-        self.io.sync(self.alloc.eoa)?;
+        if durable {
+            self.io.sync(self.alloc.eoa, true)?;
+        }
         for (id, a) in new_addr {
             let o = &mut self.objects[id.0];
             o.addr = Some(a);

@@ -56,16 +56,19 @@ impl RwFile {
         self.len.store(end, Ordering::Release);
     }
 
-    /// Flushes file data and metadata to stable storage, first making the file at least `eoa`
-    /// (relative) bytes long so that the end-of-file address a superblock records is never past
-    /// the file's end.
-    pub(crate) fn sync(&self, eoa: u64) -> io::Result<()> {
+    /// Makes the file at least `eoa` (relative) bytes long, so that the end-of-file address a
+    /// superblock records is never past the file's end, then (when `durable`) flushes file data
+    /// and metadata to stable storage.
+    pub(crate) fn sync(&self, eoa: u64, durable: bool) -> io::Result<()> {
         let want = self.base + eoa;
         if self.phys.load(Ordering::Acquire) < want {
             self.file.set_len(want)?;
             self.phys.fetch_max(want, Ordering::AcqRel);
         }
-        self.file.sync_all()
+        if durable {
+            self.file.sync_all()?;
+        }
+        Ok(())
     }
 }
 

@@ -107,6 +107,7 @@ pub(crate) fn load(file: std::fs::File) -> WriteResult<Hdf5Writer> {
         heap: HeapWriter::default(),
         chunk_cache_limit: 64 << 20,
         readers: Default::default(),
+        pipeline: Default::default(),
     })
 }
 

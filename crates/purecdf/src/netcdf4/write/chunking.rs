@@ -2,7 +2,8 @@
 //! defined without explicit chunking (`nc4var.c`, default chunk size 16 MiB as in its CMake
 //! build; checked against netcdf-c on thousands of random shapes): one record along each
 //! unlimited dimension, and the fixed dimensions scaled evenly so that a chunk holds about
-//! 16 MiB, then trimmed so the chunks do not overhang the dimensions more than needed.
+//! 16 MiB, then trimmed so the chunks do not overhang the dimensions (unlimited ones at their
+//! current length) more than needed.
 
 /// Bytes a default chunk aims for.
 const DEFAULT_CHUNK_SIZE: f64 = 16_777_216.0;
@@ -10,8 +11,8 @@ const DEFAULT_CHUNK_SIZE: f64 = 16_777_216.0;
 const DEFAULT_1D_UNLIM_SIZE: u64 = 4096;
 
 /// Default chunk sizes for a variable whose dimensions have lengths `lens` (`unlimited[d]` for
-/// unlimited dimensions, whose length does not count) and whose elements take `type_size`
-/// bytes in memory (8 for strings, 16 for vlens).
+/// unlimited dimensions, whose current length only counts in the final trim) and whose
+/// elements take `type_size` bytes in memory (8 for strings, 16 for vlens).
 pub(crate) fn default_chunk_sizes(lens: &[u64], unlimited: &[bool], type_size: u64) -> Vec<u64> {
     let ndims = lens.len();
     let ts = type_size.max(1);
@@ -64,8 +65,10 @@ pub(crate) fn default_chunk_sizes(lens: &[u64], unlimited: &[bool], type_size: u
             break;
         }
     }
+    // The overhang trim uses every dimension's current length, an unlimited one's too: a
+    // record variable defined after records were written gets chunks no longer than them.
     for d in 0..ndims {
-        let len = if unlimited[d] { 0 } else { lens[d] };
+        let len = lens[d];
         let n = len.div_ceil(cs[d]);
         if let Some(over) = (n * cs[d] - len).checked_div(n) {
             cs[d] -= over;
@@ -113,5 +116,19 @@ mod tests {
         );
         assert_eq!(default_chunk_sizes(&[0, 100_000], &[t, f], 8), [1, 100_000]);
         assert_eq!(default_chunk_sizes(&[0], &[t], 5000), [1]);
+    }
+
+    #[test]
+    fn record_variables_defined_after_records() {
+        // netcdf-c 4.9.0: a file whose coordinate variable has 1, 2, 3, 1500 or 5000 records,
+        // reopened, and a record variable added (nc_inq_var_chunking).
+        let t = true;
+        assert_eq!(default_chunk_sizes(&[1], &[t], 4), [1]);
+        assert_eq!(default_chunk_sizes(&[2], &[t], 4), [2]);
+        assert_eq!(default_chunk_sizes(&[3], &[t], 4), [3]);
+        // Past one chunk the trim spreads the overhang: 2 chunks of 1024 for 1500 records.
+        assert_eq!(default_chunk_sizes(&[1500], &[t], 4), [750]);
+        assert_eq!(default_chunk_sizes(&[5000], &[t], 4), [1000]);
+        assert_eq!(default_chunk_sizes(&[5, 3], &[t, false], 4), [1, 3]);
     }
 }

@@ -103,7 +103,14 @@ impl Netcdf4Writer {
 
     fn default_chunks(&self, var: VarId) -> Vec<u64> {
         let def = self.schema.var(var);
-        let lens: Vec<u64> = def.dims.iter().map(|d| self.schema.dim(*d).len).collect();
+        let lens: Vec<u64> = def
+            .dims
+            .iter()
+            .map(|d| match self.schema.dim(*d) {
+                dim if dim.unlimited => self.open_lens.get(d.0).copied().unwrap_or(0),
+                dim => dim.len,
+            })
+            .collect();
         let unl: Vec<bool> = def
             .dims
             .iter()
@@ -370,7 +377,8 @@ impl BackendMut for Netcdf4Writer {
         }
         self.closed = true;
         super::materialize::materialize(self)?;
-        self.w.flush().map_err(hw)
+        // As netcdf-c's nc_close (and our classic close): written out, not fsynced.
+        self.w.flush_unsynced().map_err(hw)
     }
 
     fn def_grp(&mut self, parent: GroupId, name: &str) -> Result<GroupId> {

@@ -604,6 +604,29 @@ pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
             ..VarState::default()
         });
     }
+    // netcdf-c's length of each unlimited dimension at open: the extent of its scale dataset
+    // when that is a coordinate variable (pure dimension datasets are never extended).
+    let extents: HashMap<u64, u64> = vars
+        .iter()
+        .flatten()
+        .map(|vd| {
+            let ds = &vd.dataset;
+            (
+                ds.header().address,
+                ds.space.dims().first().copied().unwrap_or(0),
+            )
+        })
+        .collect();
+    let open_lens: Vec<u64> = located
+        .scales
+        .iter()
+        .zip(&schema.dims)
+        .map(|(s, d)| match s {
+            Some(a) if d.unlimited => extents.get(a).copied().unwrap_or(0),
+            _ if d.unlimited => 0,
+            _ => d.len,
+        })
+        .collect();
     let mut dims = Vec::with_capacity(schema.dims.len());
     for s in &located.scales {
         dims.push(match s {
@@ -626,5 +649,6 @@ pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
         closed: false,
         wrote_properties: had_properties,
         loaded_dims: n_dims,
+        open_lens,
     })
 }

@@ -19,7 +19,8 @@
 //!
 //! Attributes are reconciled with the HDF5 objects at each of those points: a changed value is
 //! deleted and written anew (so, as with netcdf-c, it comes last once the file is reopened).
-//! `sync` and `close` flush the HDF5 writer (see its "Nothing lost" notes).
+//! `sync` flushes the HDF5 writer durably, `close` without the fsyncs as netcdf-c's `nc_close` (see
+//! the writer's "Nothing lost" notes).
 
 mod chunking;
 mod data;
@@ -89,6 +90,10 @@ pub struct Netcdf4Writer {
     pub(crate) wrote_properties: bool,
     /// Dimensions that came with an opened file (never given a new scale dataset).
     pub(crate) loaded_dims: usize,
+    /// The length netcdf-c gives each loaded unlimited dimension at open (its coordinate
+    /// variable's extent then, or 0 for a dimension without one), which its default chunk
+    /// sizes use; dimensions defined since count as 0, as in netcdf-c (writes never update it).
+    pub(crate) open_lens: Vec<u64>,
 }
 
 impl std::fmt::Debug for Netcdf4Writer {
@@ -138,6 +143,7 @@ impl Netcdf4Writer {
             closed: false,
             wrote_properties: false,
             loaded_dims: 0,
+            open_lens: Vec::new(),
         })
     }
 
