@@ -418,6 +418,10 @@ fn report(progname: &str, e: &purecdf::Error) -> i32 {
     if e.kind() == ErrorKind::BadName && detail.starts_with("name begins") {
         return fail(progname, &detail);
     }
+    // ncdump's own `error()` for a type code beyond the file's format.
+    if e.kind() == ErrorKind::BadType && detail.ends_with("is an invalid type id") {
+        return fail(progname, &detail);
+    }
     eprintln!("{}", e.nc_message());
     eprintln!("Location: {e}");
     1

@@ -8,6 +8,15 @@
 //! netcdf-c, names are taken as stored (no NFC check on read); a name whose stored length includes
 //! trailing NUL bytes (left by a data-mode rename) is cut at the first NUL, and the stored length
 //! is remembered so that rewriting the header keeps the same bytes.
+//!
+//! A header netcdf-c 4.9's reader rejects is rejected too, with netcdf-c's status recorded for the
+//! tools (see [`super::ncstatus`]), even where this parser could read it (a CDF-1 `begin` of 2^31
+//! or more, which netcdf-c reads as negative). Deliberate differences remain where netcdf-c takes
+//! damage this parser refuses or reads otherwise: a header running past the end of the file
+//! (netcdf-c reads zeros there, which often make a valid header; here NC_ETRUNC), names that are
+//! not UTF-8 (read here with U+FFFD for the bad bytes), CDF-5 dimensions of 2^63 or more
+//! (negative sizes to netcdf-c, NC_EVARSIZE here) and `numrecs` of STREAMING (the spec's
+//! streaming mode here; a count of 2^32 - 1 records to netcdf-c).
 
 use std::collections::HashMap;
 

@@ -20,6 +20,7 @@ mod fill;
 mod header;
 mod layout;
 mod ncio;
+mod ncstatus;
 mod posixio;
 mod putget;
 mod read;
@@ -130,11 +131,24 @@ impl ClassicFile {
     }
 
     fn from_storage(store: Storage, writable: bool) -> Result<ClassicFile> {
-        let h = header::parse(&store)?;
+        let parsed = (|| -> Result<(header::Header, Layout)> {
+            let h = header::parse(&store)?;
+            let layout = layout::from_header(&h.schema, h.xsz, h.begins.clone())?;
+            layout::check_vlens(h.format, &h.schema)?;
+            layout::check_voffs(&h.schema, &layout)?;
+            Ok((h, layout))
+        })();
+        let (h, layout) = match parsed.and_then(|x| Self::netcdf_c_accepts(&store, x)) {
+            Ok(x) => x,
+            // Tell the tools what netcdf-c reports for the same damage.
+            Err(e) => {
+                return Err(match ncstatus::open_status(&store) {
+                    Some(status) if status != 0 => e.netcdf_c_status(status),
+                    _ => e,
+                })
+            }
+        };
         let mut schema = h.schema;
-        let layout = layout::from_header(&schema, h.xsz, h.begins)?;
-        layout::check_vlens(h.format, &schema)?;
-        layout::check_voffs(&schema, &layout)?;
         let mut numrecs = h.numrecs;
         let streaming = match h.format {
             Format::Cdf5 => numrecs == u64::MAX,
@@ -216,6 +230,24 @@ impl ClassicFile {
         let io = Io::create(io_file, mode, &f.header_bytes())?;
         f.io = Some(Mutex::new(io));
         Ok(f)
+    }
+
+    /// Refuses a header purecdf can read but netcdf-c's reader rejects (such as a CDF-1 `begin`
+    /// of 2^31 or more, which netcdf-c reads as negative), with netcdf-c's status.
+    fn netcdf_c_accepts(
+        store: &Storage,
+        parsed: (header::Header, Layout),
+    ) -> Result<(header::Header, Layout)> {
+        let mut bytes = vec![0u8; usize::try_from(parsed.0.xsz).unwrap_or(0)];
+        store.read_zero_fill(0, &mut bytes)?;
+        match ncstatus::header_status(bytes, store.len()?, store.blksize()) {
+            Some(status) if status != 0 => {
+                let kind = ErrorKind::from_nc_code(status).unwrap_or(ErrorKind::NotNc);
+                Err(Error::with_detail(kind, "netcdf-c rejects this header")
+                    .netcdf_c_status(status))
+            }
+            _ => Ok(parsed),
+        }
     }
 
     /// The number of records (length of the unlimited dimension).

@@ -52,6 +52,19 @@ impl Storage {
         }
     }
 
+    /// netcdf-c's I/O block size for this file (`blksize()` in posixio.c: the file system's
+    /// preferred size, at least 8192; 8192 for memory images).
+    pub(crate) fn blksize(&self) -> u64 {
+        #[cfg(unix)]
+        if let Storage::File(f) = self {
+            use std::os::unix::fs::MetadataExt;
+            if let Ok(m) = f.metadata() {
+                return m.blksize().max(8192);
+            }
+        }
+        8192
+    }
+
     /// Fills `buf` from `offset`; NC_ETRUNC naming the offset when the bytes are not all there.
     pub(crate) fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
         let n = self.read_at(offset, buf)?;
