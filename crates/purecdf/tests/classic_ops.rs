@@ -421,6 +421,31 @@ fn reopened_file_with_a_header_over_4_kib() {
     });
 }
 
+#[test]
+fn records_move_a_few_bytes_through_double_buffering() {
+    compare("px_redef_small_shift", |p| {
+        let mut w = create(p, Format::Classic);
+        assert!(w.set_fill(false).unwrap());
+        w.add_unlimited_dimension("t").unwrap();
+        w.add_dimension("n", 5000).unwrap();
+        let r = w.add_variable::<f32>("r", &["t", "n"]).unwrap();
+        let rb = w.add_variable::<i8>("rb", &["t"]).unwrap();
+        w.enddef().unwrap();
+        let rv: Vec<f32> = (0..5000).map(|i| i as f32).collect();
+        for i in 0..3 {
+            put(&mut w, r, &rv, &[i, 0], &[1, 5000]);
+            put(&mut w, rb, &[9i8], &[i], &[1]);
+        }
+        w.close().unwrap();
+        let mut w = purecdf::append(p).unwrap();
+        w.set_fill(false).unwrap();
+        w.redef().unwrap();
+        w.add_attribute("note", "twenty characters...").unwrap();
+        w.enddef().unwrap();
+        w.close().unwrap();
+    });
+}
+
 fn code<T>(r: purecdf::Result<T>) -> i32 {
     match r {
         Ok(_) => 0,

@@ -442,7 +442,8 @@ impl Io {
 
     /// `px_double_buffer`: one piece of a move through the slave buffer.
     fn double_buffer(&mut self, to: u64, from: u64, n: usize) -> Result<()> {
-        let dest = self.master.get(&mut self.disk, to, n, true, true)?;
+        // No write promise: the slave copies the destination's old bytes, stale ones included.
+        let dest = self.master.get(&mut self.disk, to, n, true, false)?;
         let mut slave = match self.slave.take() {
             Some(s) => s,
             None => self.master.slave_of(&mut self.disk)?,

@@ -335,6 +335,37 @@ static void px_reopen_big_header(const char *p) {
     CHECK(nc_close(nc));
 }
 
+/* A redef that grows the header a little: records much larger than a block move up by a few
+ * bytes through netcdf-c's double buffering (source and destination overlap). */
+static void px_redef_small_shift(const char *p) {
+    int nc, t, n, r, rb, i;
+    static float rv[5000];
+    signed char b[1] = {9};
+    size_t st2[2], ct2[2], st, ct = 1;
+    for (i = 0; i < 5000; i++) rv[i] = (float)i;
+    CHECK(nc_create(p, NC_CLOBBER, &nc));
+    CHECK(nc_set_fill(nc, NC_NOFILL, NULL));
+    CHECK(nc_def_dim(nc, "t", NC_UNLIMITED, &t));
+    CHECK(nc_def_dim(nc, "n", 5000, &n));
+    int rd[2] = {t, n};
+    CHECK(nc_def_var(nc, "r", NC_FLOAT, 2, rd, &r));
+    CHECK(nc_def_var(nc, "rb", NC_BYTE, 1, &t, &rb));
+    CHECK(nc_enddef(nc));
+    for (i = 0; i < 3; i++) {
+        st2[0] = i; st2[1] = 0; ct2[0] = 1; ct2[1] = 5000;
+        CHECK(nc_put_vara_float(nc, r, st2, ct2, rv));
+        st = i;
+        CHECK(nc_put_vara_schar(nc, rb, &st, &ct, b));
+    }
+    CHECK(nc_close(nc));
+    CHECK(nc_open(p, NC_WRITE, &nc));
+    CHECK(nc_set_fill(nc, NC_NOFILL, NULL));
+    CHECK(nc_redef(nc));
+    CHECK(nc_put_att_text(nc, NC_GLOBAL, "note", 20, "twenty characters..."));
+    CHECK(nc_enddef(nc));
+    CHECK(nc_close(nc));
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) return 2;
     const char *s = argv[1], *p = argv[2];
@@ -351,6 +382,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "px_nofill_blocks64")) px_nofill_blocks(p, NC_64BIT_OFFSET);
     else if (!strcmp(s, "px_reopen_redef")) px_reopen_redef(p);
     else if (!strcmp(s, "px_reopen_big_header")) px_reopen_big_header(p);
+    else if (!strcmp(s, "px_redef_small_shift")) px_redef_small_shift(p);
     else return 2;
     return 0;
 }
