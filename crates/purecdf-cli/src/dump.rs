@@ -417,6 +417,11 @@ fn report(progname: &str, e: &purecdf::Error) -> i32 {
     if let Some(m) = print::ncdump_message(e) {
         return fail(progname, m);
     }
+    // ncdump's own `error()` for a type code beyond the file's format.
+    let detail = e.context().detail.clone().unwrap_or_default();
+    if e.kind() == ErrorKind::BadType && detail.ends_with("is an invalid type id") {
+        return fail(progname, &detail);
+    }
     eprintln!("{}", e.nc_message());
     eprintln!("Location: {e}");
     1

@@ -402,6 +402,7 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
         CreateOptions {
             format: ds.format,
             noclobber: false,
+            ..Default::default()
         },
     )
     .map_err(|e| {

@@ -184,7 +184,7 @@ fn write_api_file(path: &Path) -> Expect {
         path,
         CreateOptions {
             format: Format::Netcdf4,
-            noclobber: false,
+            ..CreateOptions::default()
         },
     )
     .unwrap();

@@ -158,8 +158,13 @@ pub fn create_with(path: impl AsRef<Path>, options: CreateOptions) -> Result<Fil
             .map_err(|e| e.path(path))?;
         return Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()));
     }
-    let b = crate::classic::ClassicFile::create(path, options.format, options.noclobber)
-        .map_err(|e| e.path(path))?;
+    let b = crate::classic::ClassicFile::create(
+        path,
+        options.format,
+        options.noclobber,
+        options.diskless,
+    )
+    .map_err(|e| e.path(path))?;
     Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()))
 }
 

@@ -184,6 +184,64 @@ impl ErrorKind {
         }
     }
 
+    /// The kind of a netcdf-c error code (the inverse of [`ErrorKind::nc_code`]); `None` for
+    /// codes purecdf has no kind for.
+    pub fn from_nc_code(code: i32) -> Option<ErrorKind> {
+        use ErrorKind::*;
+        Some(match code {
+            -33 => BadId,
+            -35 => Exist,
+            -36 => Inval,
+            -37 => Perm,
+            -38 => NotInDefine,
+            -39 => InDefine,
+            -40 => InvalidCoords,
+            -41 => MaxDims,
+            -42 => NameInUse,
+            -43 => NotAtt,
+            -44 => MaxAtts,
+            -45 => BadType,
+            -46 => BadDim,
+            -47 => UnlimPos,
+            -48 => MaxVars,
+            -49 => NotVar,
+            -50 => Global,
+            -51 => NotNc,
+            -52 => Sts,
+            -53 => MaxName,
+            -54 => Unlimit,
+            -55 => NoRecVars,
+            -56 => Char,
+            -57 => Edge,
+            -58 => Stride,
+            -59 => BadName,
+            -60 => Range,
+            -61 => NoMem,
+            -62 => VarSize,
+            -63 => DimSize,
+            -64 => Trunc,
+            -65 => AxisType,
+            -128 => NotBuilt,
+            -101 => Hdf,
+            -102 => CantRead,
+            -103 => CantWrite,
+            -104 => CantCreate,
+            -125 => NoGrp,
+            -126 => StrictNc3,
+            -111 => NotNc4,
+            -116 => BadGrpId,
+            -117 => BadTypeId,
+            -119 => BadField,
+            -132 => Filter,
+            -136 => NoFilter,
+            -90 => NotFound,
+            -68 => Io,
+            -130 => LateFill,
+            -108 => BadMeta,
+            _ => return None,
+        })
+    }
+
     /// The text netcdf-c's `nc_strerror` gives for this code.
     pub fn nc_message(self) -> &'static str {
         use ErrorKind::*;
@@ -272,6 +330,8 @@ pub struct Error {
     kind: ErrorKind,
     context: Box<Context>,
     source: Option<std::io::Error>,
+    /// What netcdf-c itself returns for this failure, when that is not `kind`'s code.
+    status: Option<i32>,
 }
 
 impl Error {
@@ -281,6 +341,7 @@ impl Error {
             kind,
             context: Box::default(),
             source: None,
+            status: None,
         }
     }
 
@@ -347,12 +408,44 @@ impl Error {
             kind,
             context: Box::default(),
             source: Some(err),
+            status: None,
         }
+    }
+
+    /// Records the status netcdf-c 4.9 returns for the same failure when it differs from this
+    /// error's kind (a negative `NC_E*` code, or a positive system error number such as 22,
+    /// `EINVAL`); [`Error::nc_message`] then gives netcdf-c's text. purecdf's reader often
+    /// notices damage earlier and more precisely than netcdf-c, whose tools report it otherwise.
+    pub fn netcdf_c_status(mut self, status: i32) -> Self {
+        self.status = (status != self.kind.nc_code()).then_some(status);
+        self
+    }
+
+    /// The status netcdf-c returns for this failure: the recorded one, else the kind's code.
+    pub fn nc_status(&self) -> i32 {
+        self.status.unwrap_or(self.kind.nc_code())
     }
 
     /// The message netcdf-c's tools print for this error (the `nc_strerror` text, or the OS error
     /// text for system errors, as netcdf-c does for positive errno codes).
     pub fn nc_message(&self) -> String {
+        if let Some(status) = self.status {
+            if status > 0 {
+                let s = std::io::Error::from_raw_os_error(status).to_string();
+                return match s.find(" (os error") {
+                    Some(i) => s[..i].to_string(),
+                    None => s,
+                };
+            }
+            if let Some(kind) = ErrorKind::from_nc_code(status) {
+                return kind.nc_message().to_string();
+            }
+        }
+        self.own_message()
+    }
+
+    /// The message of this error's own kind (or the OS error text).
+    fn own_message(&self) -> String {
         match (&self.source, self.kind) {
             (Some(e), ErrorKind::NotFound | ErrorKind::Perm | ErrorKind::Io) => {
                 let s = e.to_string();
@@ -381,7 +474,7 @@ impl From<ErrorKind> for Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.nc_message())?;
+        write!(f, "{}", self.own_message())?;
         let c = &self.context;
         if let Some(p) = &c.path {
             write!(f, " [file {}]", p.display())?;

@@ -356,6 +356,11 @@ pub struct CreateOptions {
     pub format: Format,
     /// Fail with NC_EEXIST if the file exists (NC_NOCLOBBER).
     pub noclobber: bool,
+    /// Write the file as netcdf-c does for `NC_DISKLESS | NC_PERSIST` (an in-memory file
+    /// written out at close, `nccopy -w`), whose bytes can differ from a file written through
+    /// netcdf-c's page buffer: its length is the end of every region ever accessed and its
+    /// unwritten space is zeros.
+    pub diskless: bool,
 }
 
 impl Default for CreateOptions {
@@ -363,6 +368,7 @@ impl Default for CreateOptions {
         CreateOptions {
             format: Format::Classic,
             noclobber: false,
+            diskless: false,
         }
     }
 }

@@ -63,6 +63,7 @@ fn create(p: &Path, format: Format) -> purecdf::FileMut {
         CreateOptions {
             format,
             noclobber: false,
+            ..Default::default()
         },
     )
     .unwrap()
@@ -332,6 +333,117 @@ fn cdf2_variable_over_4_gib() {
         g.variable("a").unwrap().get_raw_values(..).unwrap(),
         Values::Int(vec![1, 2, 3])
     );
+}
+
+/// `px_nofill_blocks` of tests/c/classic_ops.c: no-fill writes over several of netcdf-c's 8 KiB
+/// buffer blocks, with gaps, out of order, strided and across a sync, so that the stale buffer
+/// bytes netcdf-c leaves in unwritten space must be reproduced.
+fn nofill_blocks(p: &Path, format: Format) {
+    let mut w = create(p, format);
+    assert!(w.set_fill(false).unwrap());
+    w.add_unlimited_dimension("t").unwrap();
+    w.add_dimension("n", 3000).unwrap();
+    w.add_dimension("m", 5000).unwrap();
+    let big = w.add_variable::<i16>("big", &["m"]).unwrap();
+    let r = w.add_variable::<f32>("r", &["t", "n"]).unwrap();
+    let rb = w.add_variable::<i8>("rb", &["t"]).unwrap();
+    let s = w.add_variable::<i16>("s", &["t"]).unwrap();
+    w.enddef().unwrap();
+    let bv: Vec<i16> = (0..5000).collect();
+    let rv: Vec<f32> = (0..3000).map(|i| i as f32 * 0.5).collect();
+    put(&mut w, big, &bv[..1500], &[3000], &[1500]);
+    put(&mut w, big, &bv[..700], &[100], &[700]);
+    put(&mut w, r, &rv, &[2, 0], &[1, 3000]);
+    put(&mut w, r, &rv[..2000], &[0, 100], &[1, 2000]);
+    w.put_values(
+        rb,
+        &[1i8, 2, 3],
+        ([1u64].as_slice(), [3u64].as_slice(), [2u64].as_slice()),
+    )
+    .unwrap();
+    w.sync().unwrap();
+    put(&mut w, s, &[-7i16], &[4], &[1]);
+    put(&mut w, r, &rv[..500], &[6, 2500], &[1, 500]);
+    for i in 10..15 {
+        put(&mut w, r, &rv, &[i, 0], &[1, 3000]);
+        put(&mut w, rb, &[1i8], &[i], &[1]);
+    }
+    w.close().unwrap();
+}
+
+#[test]
+fn nofill_writes_over_several_buffer_blocks() {
+    compare("px_nofill_blocks", |p| nofill_blocks(p, Format::Classic));
+    compare("px_nofill_blocks64", |p| nofill_blocks(p, Format::Offset64));
+}
+
+#[test]
+fn reopened_nofill_file_appends_reads_and_outgrows_a_block() {
+    compare("px_reopen_redef", |p| {
+        nofill_blocks(p, Format::Cdf5);
+        let rv: Vec<f32> = (0..3000).map(|i| (3000 - i) as f32).collect();
+        let mut w = purecdf::append(p).unwrap();
+        w.set_fill(false).unwrap();
+        let r = w.variable("r").unwrap().id();
+        let s = w.variable("s").unwrap().id();
+        put(&mut w, r, &rv[..1000], &[8, 1000], &[1, 1000]);
+        let got: Vec<f32> = w
+            .variable("r")
+            .unwrap()
+            .get_values(([2u64, 5].as_slice(), [1u64, 10].as_slice()))
+            .unwrap();
+        assert_eq!(got, (5..15).map(|i| i as f32 * 0.5).collect::<Vec<_>>());
+        put(&mut w, s, &[11i16, 12], &[7], &[2]);
+        w.redef().unwrap();
+        w.add_attribute("history", "x".repeat(9000).as_str())
+            .unwrap();
+        w.add_variable::<i32>("q", &["t"]).unwrap();
+        w.enddef().unwrap();
+        put(&mut w, r, &rv, &[9, 0], &[1, 3000]);
+        w.close().unwrap();
+    });
+}
+
+#[test]
+fn reopened_file_with_a_header_over_4_kib() {
+    compare("px_reopen_big_header", |p| {
+        let mut w = create(p, Format::Classic);
+        assert!(w.set_fill(false).unwrap());
+        w.add_dimension("d", 100).unwrap();
+        let v = w.add_variable::<i32>("v", &["d"]).unwrap();
+        w.add_attribute("comment", "y".repeat(4500).as_str())
+            .unwrap();
+        w.close().unwrap();
+        let mut w = purecdf::append(p).unwrap();
+        let iv: Vec<i32> = (0..10).map(|i| i * i).collect();
+        put(&mut w, v, &iv, &[20], &[10]);
+        w.close().unwrap();
+    });
+}
+
+#[test]
+fn records_move_a_few_bytes_through_double_buffering() {
+    compare("px_redef_small_shift", |p| {
+        let mut w = create(p, Format::Classic);
+        assert!(w.set_fill(false).unwrap());
+        w.add_unlimited_dimension("t").unwrap();
+        w.add_dimension("n", 5000).unwrap();
+        let r = w.add_variable::<f32>("r", &["t", "n"]).unwrap();
+        let rb = w.add_variable::<i8>("rb", &["t"]).unwrap();
+        w.enddef().unwrap();
+        let rv: Vec<f32> = (0..5000).map(|i| i as f32).collect();
+        for i in 0..3 {
+            put(&mut w, r, &rv, &[i, 0], &[1, 5000]);
+            put(&mut w, rb, &[9i8], &[i], &[1]);
+        }
+        w.close().unwrap();
+        let mut w = purecdf::append(p).unwrap();
+        w.set_fill(false).unwrap();
+        w.redef().unwrap();
+        w.add_attribute("note", "twenty characters...").unwrap();
+        w.enddef().unwrap();
+        w.close().unwrap();
+    });
 }
 
 fn code<T>(r: purecdf::Result<T>) -> i32 {

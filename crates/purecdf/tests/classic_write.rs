@@ -21,6 +21,7 @@ fn rewrite(src: &purecdf::File, dst: &Path, fill: bool) {
         CreateOptions {
             format: src.format(),
             noclobber: false,
+            ..Default::default()
         },
     )
     .unwrap();

@@ -118,7 +118,7 @@ fn create(p: &Path, format: Format) -> purecdf::FileMut {
         p,
         CreateOptions {
             format,
-            noclobber: false,
+            ..CreateOptions::default()
         },
     )
     .unwrap()

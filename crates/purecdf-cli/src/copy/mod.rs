@@ -12,18 +12,16 @@
 //! usage text), library errors print the `nc_strerror` text and netcdf-c's
 //! `Location: file ; line N` line, then purecdf's context when it has some; every failure exits 1.
 //!
-//! Deliberate differences from the reference: `-w` builds the output in a temporary file beside
-//! the destination (purecdf has no in-memory writer yet) and reports a failure to write it, where
-//! netcdf-c silently drops it; a header claiming far more data than the file holds is refused
-//! (NC_ETRUNC) instead of copied as zeros for hours; an output that is the input under another
-//! name is refused as netcdf-c refuses the same name; an empty `-v`/`-V` item is an error (netcdf-c
-//! reads uninitialised memory); records larger than `-m` are copied in pieces (netcdf-c copies a
-//! record at once). Known differences, all in the classic writer's byte layout (ignored tests in
-//! `tests/nccopy_reference.rs`, and a verified model in `tests/data/nccopy/posixio_model.py`):
-//! netcdf-c's `posixio` buffer leaves stale bytes (those 8192 bytes earlier) in no-fill record
-//! padding once a file spans several 8 KiB blocks, where we write zeros; it flushes the last
-//! header window whole, which can make a file with a header over 8 KiB longer than its data;
-//! and it writes an empty dataset as 4096 bytes.
+//! `-w` writes the output as netcdf-c's in-memory store would (`NC_DISKLESS`, see
+//! `purecdf::CreateOptions::diskless`), but builds it in a temporary file beside the destination
+//! (purecdf has no in-memory writer yet) and reports a failure to write it, where netcdf-c silently
+//! drops it. Other deliberate differences from the reference: a header claiming far more data than
+//! the file holds is refused (NC_ETRUNC) instead of copied as zeros for hours; an output that is
+//! the input under another name is refused as netcdf-c refuses the same name; an empty `-v`/`-V`
+//! item is an error (netcdf-c reads uninitialised memory); a record of one variable larger than
+//! 256 MiB ([`MAX_PIECE_BYTES`]) is copied in pieces (netcdf-c copies each record whole, whatever
+//! `-m` says, as we do below that size), which can change the bytes netcdf-c's page buffer leaves
+//! in no-fill record padding of such files.
 
 pub mod chunkspec;
 pub mod options;
@@ -218,6 +216,7 @@ fn write_output(input: &File, o: &Options, out_kind: Kind, path: &Path) -> Resul
     let create = CreateOptions {
         format: out_kind.format(),
         noclobber: false,
+        diskless: o.write_diskless,
     };
     let mut out = match purecdf::create_with(path, create) {
         Ok(f) => f,
@@ -384,7 +383,8 @@ fn copy_data(
     for &v in &order.whole {
         let shape = s.shape(v);
         let start = vec![0; shape.len()];
-        c.region(v, &start, &shape, (1681, 1685))?;
+        let limit = c.limit;
+        c.region(v, &start, &shape, (1681, 1685), limit)?;
     }
     for rec in 0..order.nrecs {
         for &v in &order.by_record {
@@ -394,7 +394,8 @@ fn copy_data(
                 *first = 1;
                 start[0] = rec;
             }
-            c.region(v, &start, &count, (1908, 1909))?;
+            // netcdf-c copies a record of a variable in one call whatever `-m` says.
+            c.region(v, &start, &count, (1908, 1909), MAX_PIECE_BYTES)?;
         }
     }
     c.progress.finish();
@@ -406,7 +407,7 @@ struct Copier<'a> {
     input: &'a File,
     out: &'a mut FileMut,
     varmap: &'a HashMap<VarId, VarId>,
-    /// Largest piece in bytes (`-m`, capped at [`MAX_PIECE_BYTES`]).
+    /// Largest piece of a fixed-size variable in bytes (`-m`, capped at [`MAX_PIECE_BYTES`]).
     limit: u64,
     /// The copy buffer, reused for every piece.
     buf: Vec<u8>,
@@ -414,14 +415,15 @@ struct Copier<'a> {
 }
 
 impl Copier<'_> {
-    /// Copies one region of variable `v`, cut into pieces that fit the buffer; `lines` are the
-    /// `nccopy.c` lines of netcdf-c's get and put calls.
+    /// Copies one region of variable `v`, cut into pieces of at most `limit` bytes; `lines` are
+    /// the `nccopy.c` lines of netcdf-c's get and put calls.
     fn region(
         &mut self,
         v: VarId,
         start: &[u64],
         count: &[u64],
         lines: (u32, u32),
+        limit: u64,
     ) -> Result<(), Failure> {
         let Some(&ov) = self.varmap.get(&v) else {
             // netcdf-c looks the output variable up by name and fails with NC_ENOTVAR.
@@ -432,7 +434,7 @@ impl Copier<'_> {
         let elem = elem_size(self.input, v);
         let var = self.input.variable_by_id(v);
         let fixed_size = var.vartype().is_numeric() || var.vartype() == NcType::Char;
-        for Piece { start, count } in plan::pieces(start, count, elem, self.limit) {
+        for Piece { start, count } in plan::pieces(start, count, elem, limit) {
             let sel = (start.as_slice(), count.as_slice());
             if fixed_size {
                 var.get_raw_bytes(sel, &mut self.buf).at(lines.0)?;

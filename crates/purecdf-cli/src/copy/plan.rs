@@ -7,8 +7,9 @@
 //! variables in id order (with `-V`, only the listed ones), each followed by its attributes.
 //! Data order (`copy` / `nc3_special_case`): when the input is a classic-family file with a record
 //! variable, the fixed-size variables, then the record variables a record at a time; otherwise
-//! variable by variable. Each piece is cut to fit the copy buffer (`nc_get_iter`): whole rows of
-//! the innermost dimensions that fit, a run of rows along the next dimension out.
+//! variable by variable. A fixed-size variable is cut to fit the copy buffer (`nc_get_iter`): whole
+//! rows of the innermost dimensions that fit, a run of rows along the next dimension out; a record
+//! of a record variable is copied whole (`copy_rec_var_data`).
 //! File format background: the classic format spec, "The NetCDF Classic Format Specification"
 //! (header grammar: `dim_list`, `gatt_list`, `var_list`).
 

@@ -8,6 +8,15 @@
 //! netcdf-c, names are taken as stored (no NFC check on read); a name whose stored length includes
 //! trailing NUL bytes (left by a data-mode rename) is cut at the first NUL, and the stored length
 //! is remembered so that rewriting the header keeps the same bytes.
+//!
+//! A header netcdf-c 4.9's reader rejects is rejected too, with netcdf-c's status recorded for the
+//! tools (see [`super::ncstatus`]), even where this parser could read it (a CDF-1 `begin` of 2^31
+//! or more, which netcdf-c reads as negative). Deliberate differences remain where netcdf-c takes
+//! damage this parser refuses or reads otherwise: a header running past the end of the file
+//! (netcdf-c reads zeros there, which often make a valid header; here NC_ETRUNC), names that are
+//! not UTF-8 (read here with U+FFFD for the bad bytes), CDF-5 dimensions of 2^63 or more
+//! (negative sizes to netcdf-c, NC_EVARSIZE here) and `numrecs` of STREAMING (the spec's
+//! streaming mode here; a count of 2^32 - 1 records to netcdf-c).
 
 use std::collections::HashMap;
 
@@ -441,13 +450,27 @@ pub(crate) struct HeaderOut<'a> {
     pub name_lens: &'a NameLens,
 }
 
+/// One step of netcdf-c's header stream (`v1hs`, libsrc/v1hpg.c): what decides where its
+/// windows open (see [`super::ncio::Io::write_header`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HItem {
+    /// Position after the magic number and `numrecs` (written without a check).
+    Start(usize),
+    /// `check_v1hs(n)` then `n` bytes.
+    Check(usize),
+    /// An attribute's values (padded size), checked in pieces of the window's extent.
+    Values(usize),
+}
+
 struct Out {
     b: Vec<u8>,
     w: Widths,
+    items: Vec<HItem>,
 }
 
 impl Out {
     fn uint(&mut self, v: u64) {
+        self.items.push(HItem::Check(self.w.count));
         if self.w.count == 8 {
             self.b.extend_from_slice(&v.to_be_bytes());
         } else {
@@ -455,6 +478,7 @@ impl Out {
         }
     }
     fn tag(&mut self, t: u32) {
+        self.items.push(HItem::Check(4));
         self.b.extend_from_slice(&t.to_be_bytes());
     }
     fn pad(&mut self) {
@@ -465,6 +489,7 @@ impl Out {
     fn name(&mut self, name: &str, stored: Option<&usize>) {
         let n = stored.copied().unwrap_or(0).max(name.len());
         self.uint(n as u64);
+        self.items.push(HItem::Check(n.div_ceil(4) * 4));
         self.b.extend_from_slice(name.as_bytes());
         self.b.resize(self.b.len() + (n - name.len()), 0);
         self.pad();
@@ -481,20 +506,28 @@ impl Out {
             self.name(&a.name, lens.get(&NameKey::Att(var, a.name.clone())));
             self.tag(a.values.nc_type().code().unwrap_or(0) as u32);
             self.uint(a.values.len() as u64);
+            let at = self.b.len();
             if let Some(raw) = encode_be(&a.values) {
                 self.b.extend_from_slice(&raw);
             }
             self.pad();
+            self.items.push(HItem::Values(self.b.len() - at));
         }
     }
 }
 
 /// Encodes a header exactly as netcdf-c's `ncx_put_NC` does.
 pub(crate) fn encode(h: &HeaderOut<'_>) -> Vec<u8> {
+    encode_items(h).0
+}
+
+/// Encodes a header as [`encode`] and lists the steps netcdf-c's header stream takes over it.
+pub(crate) fn encode_items(h: &HeaderOut<'_>) -> (Vec<u8>, Vec<HItem>) {
     let w = Widths::of(h.format);
     let mut o = Out {
         b: Vec::with_capacity(256),
         w,
+        items: vec![HItem::Start(4 + w.count)],
     };
     let v = match h.format {
         Format::Classic => 1u8,
@@ -503,6 +536,7 @@ pub(crate) fn encode(h: &HeaderOut<'_>) -> Vec<u8> {
     };
     o.b.extend_from_slice(&[b'C', b'D', b'F', v]);
     o.uint(h.numrecs);
+    o.items.pop();
     let s = h.schema;
     let root = s.group(ROOT);
     if root.dims.is_empty() {
@@ -530,7 +564,9 @@ pub(crate) fn encode(h: &HeaderOut<'_>) -> Vec<u8> {
             o.uint(var.dims.len() as u64);
             for d in &var.dims {
                 o.uint(d.0 as u64);
+                o.items.pop();
             }
+            o.items.push(HItem::Check(var.dims.len() * w.count));
             o.atts(&var.atts, Some(i), h.name_lens);
             o.tag(var.typ.code().unwrap_or(0) as u32);
             let mut vsize = h.vsizes[i];
@@ -538,6 +574,7 @@ pub(crate) fn encode(h: &HeaderOut<'_>) -> Vec<u8> {
                 vsize = 4_294_967_295;
             }
             o.uint(vsize);
+            o.items.push(HItem::Check(w.offset));
             if w.offset == 8 {
                 o.b.extend_from_slice(&h.begins[i].to_be_bytes());
             } else {
@@ -545,7 +582,7 @@ pub(crate) fn encode(h: &HeaderOut<'_>) -> Vec<u8> {
             }
         }
     }
-    o.b
+    (o.b, o.items)
 }
 
 #[cfg(test)]

@@ -7,19 +7,28 @@
 //! - [`read`]: hyperslab reads ("Notes on Computing File Offsets");
 //! - [`write`]: define mode, `enddef` (moving data when the header grows), fill values ("Note on
 //!   fill values"), data writes and record appends;
-//! - [`storage`]: positional I/O on a file or a memory image.
+//! - [`storage`]: positional I/O on a file or a memory image, for reading;
+//! - [`ncio`] and [`posixio`]: the I/O layer of a writable file, which reproduces how netcdf-c's
+//!   own page buffer (or in-memory file) decides the bytes of the file;
+//! - [`putget`]: accesses cut into the regions netcdf-c's `NC3_put_vara` / `NC3_get_vara` use.
 //!
-//! A [`ClassicFile`] is `Send + Sync`; reads take `&self` and use positional reads, so threads
-//! share one open file without a lock.
+//! A [`ClassicFile`] is `Send + Sync`; reads of a read-only file take `&self` and use positional
+//! reads, so threads share one open file without a lock. A writable file goes through netcdf-c's
+//! single buffer, behind a lock.
 
 mod fill;
 mod header;
 mod layout;
+mod ncio;
+mod ncstatus;
+mod posixio;
+mod putget;
 mod read;
 mod storage;
 mod write;
 
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
 
 use crate::backend::{Backend, BackendMut, Format};
 use crate::error::{Error, ErrorKind, Result};
@@ -28,6 +37,7 @@ use crate::selection::Hyperslab;
 
 use header::NameLens;
 use layout::Layout;
+use ncio::{Io, Mode};
 use storage::Storage;
 
 /// The state saved by `redef`, to lay out and move data at the next `enddef`.
@@ -44,7 +54,10 @@ struct OldState {
 pub struct ClassicFile {
     schema: Schema,
     format: Format,
+    /// The bytes, for reading a read-only file (and parsing the header at open).
     store: Storage,
+    /// netcdf-c's I/O layer of a writable file; every access to such a file goes through it.
+    io: Option<Mutex<Io>>,
     writable: bool,
     /// In define mode.
     define: bool,
@@ -86,7 +99,19 @@ impl ClassicFile {
             .write(writable)
             .open(path)
             .map_err(|e| Error::io(e).path(path))?;
-        Self::from_storage(Storage::File(file), writable)
+        let io = if writable {
+            Some(file.try_clone().map_err(|e| Error::io(e).path(path))?)
+        } else {
+            None
+        };
+        let mut f = Self::from_storage(Storage::File(file), writable)?;
+        if let Some(file) = io {
+            let mut io = Io::open(file)?;
+            let (_, items) = f.encode_header();
+            io.replay_header_read(&items)?;
+            f.io = Some(Mutex::new(io));
+        }
+        Ok(f)
     }
 
     /// Opens an in-memory image of a classic file, read-only.
@@ -106,11 +131,24 @@ impl ClassicFile {
     }
 
     fn from_storage(store: Storage, writable: bool) -> Result<ClassicFile> {
-        let h = header::parse(&store)?;
+        let parsed = (|| -> Result<(header::Header, Layout)> {
+            let h = header::parse(&store)?;
+            let layout = layout::from_header(&h.schema, h.xsz, h.begins.clone())?;
+            layout::check_vlens(h.format, &h.schema)?;
+            layout::check_voffs(&h.schema, &layout)?;
+            Ok((h, layout))
+        })();
+        let (h, layout) = match parsed.and_then(|x| Self::netcdf_c_accepts(&store, x)) {
+            Ok(x) => x,
+            // Tell the tools what netcdf-c reports for the same damage.
+            Err(e) => {
+                return Err(match ncstatus::open_status(&store) {
+                    Some(status) if status != 0 => e.netcdf_c_status(status),
+                    _ => e,
+                })
+            }
+        };
         let mut schema = h.schema;
-        let layout = layout::from_header(&schema, h.xsz, h.begins)?;
-        layout::check_vlens(h.format, &schema)?;
-        layout::check_voffs(&schema, &layout)?;
         let mut numrecs = h.numrecs;
         let streaming = match h.format {
             Format::Cdf5 => numrecs == u64::MAX,
@@ -131,6 +169,7 @@ impl ClassicFile {
             schema,
             format: h.format,
             store,
+            io: None,
             writable,
             define: false,
             is_new: false,
@@ -145,12 +184,19 @@ impl ClassicFile {
         })
     }
 
-    /// Creates a new file in define mode and writes its empty header, as `nc_create` does.
+    /// Creates a new file in define mode and writes its empty header, as `nc_create` does;
+    /// `diskless` writes the file as netcdf-c's in-memory store (`NC_DISKLESS`, persisted at
+    /// close) would.
     ///
     /// # Errors
     /// NC_EEXIST with `noclobber` when the file exists; NC_EINVAL for a non-classic format;
     /// system errors from the file system.
-    pub fn create(path: &Path, format: Format, noclobber: bool) -> Result<ClassicFile> {
+    pub fn create(
+        path: &Path,
+        format: Format,
+        noclobber: bool,
+        diskless: bool,
+    ) -> Result<ClassicFile> {
         if !format.is_classic_family() {
             return Err(Error::with_detail(ErrorKind::Inval, "not a classic format"));
         }
@@ -162,10 +208,12 @@ impl ClassicFile {
             o.create(true).truncate(true);
         }
         let file = o.open(path).map_err(|e| Error::io(e).path(path))?;
-        let f = ClassicFile {
+        let io_file = file.try_clone().map_err(|e| Error::io(e).path(path))?;
+        let mut f = ClassicFile {
             schema: Schema::default(),
             format,
             store: Storage::File(file),
+            io: None,
             writable: true,
             define: true,
             is_new: true,
@@ -178,8 +226,28 @@ impl ClassicFile {
             name_lens: NameLens::new(),
             closed: false,
         };
-        f.write_header()?;
+        let mode = if diskless { Mode::Memory } else { Mode::Posix };
+        let io = Io::create(io_file, mode, &f.header_bytes())?;
+        f.io = Some(Mutex::new(io));
         Ok(f)
+    }
+
+    /// Refuses a header purecdf can read but netcdf-c's reader rejects (such as a CDF-1 `begin`
+    /// of 2^31 or more, which netcdf-c reads as negative), with netcdf-c's status.
+    fn netcdf_c_accepts(
+        store: &Storage,
+        parsed: (header::Header, Layout),
+    ) -> Result<(header::Header, Layout)> {
+        let mut bytes = vec![0u8; usize::try_from(parsed.0.xsz).unwrap_or(0)];
+        store.read_zero_fill(0, &mut bytes)?;
+        match ncstatus::header_status(bytes, store.len()?, store.blksize()) {
+            Some(status) if status != 0 => {
+                let kind = ErrorKind::from_nc_code(status).unwrap_or(ErrorKind::NotNc);
+                Err(Error::with_detail(kind, "netcdf-c rejects this header")
+                    .netcdf_c_status(status))
+            }
+            _ => Ok(parsed),
+        }
     }
 
     /// The number of records (length of the unlimited dimension).
@@ -210,9 +278,10 @@ impl ClassicFile {
         }
     }
 
-    fn header_bytes(&self) -> Vec<u8> {
+    /// The header's bytes and the steps netcdf-c's header stream takes over them.
+    fn encode_header(&self) -> (Vec<u8>, Vec<header::HItem>) {
         let vsizes = layout::var_lens(&self.schema);
-        header::encode(&header::HeaderOut {
+        header::encode_items(&header::HeaderOut {
             format: self.format,
             numrecs: self.numrecs,
             schema: &self.schema,
@@ -222,8 +291,36 @@ impl ClassicFile {
         })
     }
 
-    fn write_header(&self) -> Result<()> {
-        self.store.write_at(0, &self.header_bytes())
+    fn header_bytes(&self) -> Vec<u8> {
+        self.encode_header().0
+    }
+
+    /// netcdf-c's `write_NC`: the whole header, through the I/O layer's windows.
+    fn write_header(&mut self) -> Result<()> {
+        let (bytes, items) = self.encode_header();
+        let min = if self.format == Format::Cdf5 { 48 } else { 32 };
+        self.io()?.write_header(&bytes, &items, min)
+    }
+
+    /// The I/O layer of a writable file.
+    fn io(&mut self) -> Result<&mut Io> {
+        match &mut self.io {
+            Some(m) => m
+                .get_mut()
+                .map_err(|_| Error::with_detail(ErrorKind::Io, "I/O state poisoned")),
+            None => Err(Error::with_detail(
+                ErrorKind::Perm,
+                "file is open read-only",
+            )),
+        }
+    }
+
+    /// The I/O layer of a writable file, from a shared reference (reads).
+    fn io_lock(&self) -> Option<Result<MutexGuard<'_, Io>>> {
+        self.io.as_ref().map(|m| {
+            m.lock()
+                .map_err(|_| Error::with_detail(ErrorKind::Io, "I/O state poisoned"))
+        })
     }
 
     fn check_var(&self, var: VarId) -> Result<()> {
@@ -264,6 +361,10 @@ impl Backend for ClassicFile {
                 ErrorKind::Inval,
                 "output buffer does not match the selection",
             ));
+        }
+        if let Some(io) = self.io_lock() {
+            let mut io = io?;
+            return putget::get(self, &mut io, var, &g, slab, out);
         }
         read::read(&self.store, &g, slab, out)
     }

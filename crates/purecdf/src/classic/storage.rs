@@ -1,5 +1,6 @@
-//! Where a classic file's bytes live: a file on disk (positional reads and writes, no shared
-//! cursor, so reads from many threads need no lock) or a read-only byte source (memory).
+//! Where the bytes of a classic file opened for reading live: a file on disk (positional reads,
+//! no shared cursor, so reads from many threads need no lock), a memory image or any byte source.
+//! Writable files are written (and read) through [`super::ncio`].
 //!
 //! Data reads past the end of the file return zero bytes, as netcdf-c's `posixio.c` does for a
 //! short read (a file written in no-fill mode and never closed is shorter than its header says);
@@ -41,27 +42,6 @@ fn pread(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
     }
 }
 
-fn pwrite_all(file: &File, mut buf: &[u8], mut offset: u64) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        let _ = &mut buf;
-        let _ = &mut offset;
-        std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
-    }
-    #[cfg(windows)]
-    {
-        while !buf.is_empty() {
-            let n = std::os::windows::fs::FileExt::seek_write(file, buf, offset)?;
-            if n == 0 {
-                return Err(std::io::ErrorKind::WriteZero.into());
-            }
-            buf = &buf[n..];
-            offset += n as u64;
-        }
-        Ok(())
-    }
-}
-
 impl Storage {
     /// Current length in bytes.
     pub(crate) fn len(&self) -> Result<u64> {
@@ -70,6 +50,19 @@ impl Storage {
             Storage::Mem(v) => Ok(v.len() as u64),
             Storage::Source(s) => Ok(s.len()),
         }
+    }
+
+    /// netcdf-c's I/O block size for this file (`blksize()` in posixio.c: the file system's
+    /// preferred size, at least 8192; 8192 for memory images).
+    pub(crate) fn blksize(&self) -> u64 {
+        #[cfg(unix)]
+        if let Storage::File(f) = self {
+            use std::os::unix::fs::MetadataExt;
+            if let Ok(m) = f.metadata() {
+                return m.blksize().max(8192);
+            }
+        }
+        8192
     }
 
     /// Fills `buf` from `offset`; NC_ETRUNC naming the offset when the bytes are not all there.
@@ -134,62 +127,5 @@ impl Storage {
                 Ok(n)
             }
         }
-    }
-
-    /// Writes `buf` at `offset` (files only).
-    pub(crate) fn write_at(&self, offset: u64, buf: &[u8]) -> Result<()> {
-        match self {
-            Storage::File(f) => pwrite_all(f, buf, offset).map_err(|e| Error::io(e).offset(offset)),
-            _ => Err(Error::with_detail(ErrorKind::Perm, "in-memory dataset")),
-        }
-    }
-
-    /// Extends the file with zero bytes up to `len` (never shrinks it).
-    pub(crate) fn extend_to(&self, len: u64) -> Result<()> {
-        match self {
-            Storage::File(f) => {
-                if f.metadata()?.len() < len {
-                    f.set_len(len)?;
-                }
-                Ok(())
-            }
-            _ => Err(Error::with_detail(ErrorKind::Perm, "in-memory dataset")),
-        }
-    }
-
-    /// Flushes to stable storage.
-    pub(crate) fn sync(&self) -> Result<()> {
-        match self {
-            Storage::File(f) => Ok(f.sync_all()?),
-            _ => Ok(()),
-        }
-    }
-
-    /// Copies `n` bytes from `src` to `dst` within the file with `memmove` semantics (bytes past
-    /// the end read as zeros), as netcdf-c's `ncio_move`.
-    pub(crate) fn move_bytes(&self, dst: u64, src: u64, n: u64) -> Result<()> {
-        const CHUNK: u64 = 1 << 20;
-        let mut buf = vec![0u8; CHUNK.min(n) as usize];
-        if dst > src {
-            // Copy from the high end down so overlapping ranges survive.
-            let mut left = n;
-            while left > 0 {
-                let k = left.min(CHUNK);
-                left -= k;
-                let b = &mut buf[..k as usize];
-                self.read_zero_fill(src + left, b)?;
-                self.write_at(dst + left, b)?;
-            }
-        } else {
-            let mut done = 0;
-            while done < n {
-                let k = (n - done).min(CHUNK);
-                let b = &mut buf[..k as usize];
-                self.read_zero_fill(src + done, b)?;
-                self.write_at(dst + done, b)?;
-                done += k;
-            }
-        }
-        Ok(())
     }
 }

@@ -380,7 +380,7 @@ fn write_dirty(f: &mut ClassicFile) -> Result<()> {
         } else {
             (f.numrecs as u32).to_be_bytes().to_vec()
         };
-        f.store.write_at(4, &b)?;
+        f.io()?.write_numrecs(&b)?;
     }
     f.hdirty = false;
     f.ndirty = false;
@@ -442,71 +442,72 @@ pub(crate) fn enddef(f: &mut ClassicFile) -> Result<()> {
     }
     f.define = false;
     f.is_new = false;
-    Ok(())
+    f.io()?.sync()
 }
 
 /// netcdf-c's `move_recs_r` / `move_vars_r` as `NC_endef` chooses them.
-fn move_data(f: &ClassicFile, o: &OldState, old_layout: &layout::Layout) -> Result<()> {
-    let l = &f.layout;
-    if l.begin_rec > old_layout.begin_rec {
+fn move_data(f: &mut ClassicFile, o: &OldState, old_layout: &layout::Layout) -> Result<()> {
+    let (begin_rec, begin_var, recsize) =
+        (f.layout.begin_rec, f.layout.begin_var, f.layout.recsize);
+    if begin_rec > old_layout.begin_rec {
         move_recs(f, o, old_layout)?;
-        if l.begin_var > old_layout.begin_var {
+        if begin_var > old_layout.begin_var {
             move_vars(f, o, old_layout)?;
         }
     } else {
-        if l.begin_var > old_layout.begin_var {
+        if begin_var > old_layout.begin_var {
             move_vars(f, o, old_layout)?;
         }
-        if l.recsize > old_layout.recsize {
+        if recsize > old_layout.recsize {
             move_recs(f, o, old_layout)?;
         }
     }
     Ok(())
 }
 
-fn move_recs(f: &ClassicFile, o: &OldState, ol: &layout::Layout) -> Result<()> {
-    let l = &f.layout;
+fn move_recs(f: &mut ClassicFile, o: &OldState, ol: &layout::Layout) -> Result<()> {
     for r in (0..o.numrecs).rev() {
         for v in (0..o.nvars).rev() {
             if !o.was_rec[v] {
                 continue;
             }
-            let to = l.begins[v] + l.recsize * r;
+            let to = f.layout.begins[v] + f.layout.recsize * r;
             let from = ol.begins[v] + ol.recsize * r;
             if to != from {
-                f.store
-                    .move_bytes(to, from, layout::var_len(&f.schema, VarId(v)))?;
+                let n = layout::var_len(&f.schema, VarId(v));
+                f.io()?.move_bytes(to, from, n)?;
             }
         }
     }
     Ok(())
 }
 
-fn move_vars(f: &ClassicFile, o: &OldState, ol: &layout::Layout) -> Result<()> {
+fn move_vars(f: &mut ClassicFile, o: &OldState, ol: &layout::Layout) -> Result<()> {
     for v in (0..o.nvars).rev() {
         if o.was_rec[v] {
             continue;
         }
         let (to, from) = (f.layout.begins[v], ol.begins[v]);
         if to > from {
-            f.store
-                .move_bytes(to, from, layout::var_len(&f.schema, VarId(v)))?;
+            let n = layout::var_len(&f.schema, VarId(v));
+            f.io()?.move_bytes(to, from, n)?;
         }
     }
     Ok(())
 }
 
 /// netcdf-c's `fill_added` and `fill_added_recs`: fill variables defined since `redef`.
-fn fill_added(f: &ClassicFile, o: &OldState) -> Result<()> {
+fn fill_added(f: &mut ClassicFile, o: &OldState) -> Result<()> {
     let s = &f.schema;
     let n = s.vars.len();
     if n <= o.nvars {
         return Ok(());
     }
+    let mut fills = Vec::new();
     for i in o.nvars..n {
         let v = VarId(i);
         if !s.var(v).no_fill && !s.is_record_var(v) {
-            f.fill_var(v, layout::var_len(s, v), 0)?;
+            fills.push((v, layout::var_len(s, v), 0));
         }
     }
     let nrec = (0..n).filter(|i| s.is_record_var(VarId(*i))).count();
@@ -521,8 +522,11 @@ fn fill_added(f: &ClassicFile, o: &OldState) -> Result<()> {
             } else {
                 layout::var_len(s, v)
             };
-            f.fill_var(v, size, r)?;
+            fills.push((v, size, r));
         }
+    }
+    for (v, size, r) in fills {
+        f.fill_var(v, size, r)?;
     }
     Ok(())
 }
@@ -543,7 +547,7 @@ pub(crate) fn write_raw(
     if slab.num_elements().checked_mul(xsz) != Some(data.len() as u64) {
         return fail(ErrorKind::Inval, "data length does not match the selection");
     }
-    f.put_data(var, slab, data)
+    super::putget::put(f, var, slab, data)
 }
 
 /// `nc_sync`: writes what changed in the header, then flushes to stable storage.
@@ -555,7 +559,9 @@ pub(crate) fn sync(f: &mut ClassicFile) -> Result<()> {
         return Ok(());
     }
     write_dirty(f)?;
-    f.store.sync()
+    let io = f.io()?;
+    io.sync()?;
+    io.sync_all()
 }
 
 /// `nc_close`: ends define mode if needed, writes what changed, and extends a file left short by
@@ -569,8 +575,12 @@ pub(crate) fn close(f: &mut ClassicFile) -> Result<()> {
         enddef(f)?;
     } else {
         write_dirty(f)?;
+        f.io()?.sync()?;
     }
     let size = layout::calcsize(&f.schema, &f.layout, f.numrecs);
-    f.store.extend_to(size)?;
-    Ok(())
+    let io = f.io()?;
+    if io.len() < size {
+        io.pad_length(size)?;
+    }
+    io.close()
 }

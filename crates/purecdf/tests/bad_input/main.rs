@@ -126,6 +126,7 @@ fn require_reference() -> bool {
 
 /// Classic files: generated corruptions of the seeds and the committed inventory.
 mod classic;
+mod corrupt;
 
 /// Bad CDL through `purecdf::cdl::parse`.
 mod cdl;

@@ -234,6 +234,138 @@ static void errors(const char *p) {
     nc_abort(nc);
 }
 
+
+/* No-fill writes spanning several posixio blocks: gaps in a fixed variable, records written out
+ * of order, a strided write, a sync in between. */
+static void px_nofill_blocks(const char *p, int cmode) {
+    int nc, t, n, m, big, r, rb, s, i;
+    static short bv[5000];
+    static float rv[3000];
+    signed char b[3] = {1, 2, 3};
+    short sv[1] = {-7};
+    size_t st, ct, st2[2], ct2[2];
+    ptrdiff_t sd = 2;
+    for (i = 0; i < 5000; i++) bv[i] = (short)i;
+    for (i = 0; i < 3000; i++) rv[i] = (float)i * 0.5f;
+    CHECK(nc_create(p, NC_CLOBBER | cmode, &nc));
+    CHECK(nc_set_fill(nc, NC_NOFILL, NULL));
+    CHECK(nc_def_dim(nc, "t", NC_UNLIMITED, &t));
+    CHECK(nc_def_dim(nc, "n", 3000, &n));
+    CHECK(nc_def_dim(nc, "m", 5000, &m));
+    CHECK(nc_def_var(nc, "big", NC_SHORT, 1, &m, &big));
+    int rd[2] = {t, n};
+    CHECK(nc_def_var(nc, "r", NC_FLOAT, 2, rd, &r));
+    CHECK(nc_def_var(nc, "rb", NC_BYTE, 1, &t, &rb));
+    CHECK(nc_def_var(nc, "s", NC_SHORT, 1, &t, &s));
+    CHECK(nc_enddef(nc));
+    st = 3000; ct = 1500;
+    CHECK(nc_put_vara_short(nc, big, &st, &ct, bv));
+    st = 100; ct = 700;
+    CHECK(nc_put_vara_short(nc, big, &st, &ct, bv));
+    st2[0] = 2; st2[1] = 0; ct2[0] = 1; ct2[1] = 3000;
+    CHECK(nc_put_vara_float(nc, r, st2, ct2, rv));
+    st2[0] = 0; st2[1] = 100; ct2[1] = 2000;
+    CHECK(nc_put_vara_float(nc, r, st2, ct2, rv));
+    st = 1; ct = 3;
+    CHECK(nc_put_vars_schar(nc, rb, &st, &ct, &sd, b));
+    CHECK(nc_sync(nc));
+    st = 4; ct = 1;
+    CHECK(nc_put_vara_short(nc, s, &st, &ct, sv));
+    st2[0] = 6; st2[1] = 2500; ct2[1] = 500;
+    CHECK(nc_put_vara_float(nc, r, st2, ct2, rv));
+    /* records in order, one record variable after the other, leaving `s` and the padding */
+    for (i = 10; i < 15; i++) {
+        st2[0] = i; st2[1] = 0; ct2[1] = 3000;
+        CHECK(nc_put_vara_float(nc, r, st2, ct2, rv));
+        st = i; ct = 1;
+        CHECK(nc_put_vara_schar(nc, rb, &st, &ct, b));
+    }
+    CHECK(nc_close(nc));
+}
+
+/* The file of px_nofill_blocks reopened: appends, a read that moves the buffer, then a redef
+ * whose header outgrows a block and moves every record. */
+static void px_reopen_redef(const char *p) {
+    int nc, r, s, q, i;
+    static float rv[3000];
+    static char text[9000];
+    float got[10];
+    short sv[2] = {11, 12};
+    size_t st2[2], ct2[2], st, ct;
+    px_nofill_blocks(p, NC_64BIT_DATA);
+    for (i = 0; i < 3000; i++) rv[i] = (float)(3000 - i);
+    memset(text, 'x', sizeof text);
+    CHECK(nc_open(p, NC_WRITE, &nc));
+    CHECK(nc_set_fill(nc, NC_NOFILL, NULL));
+    CHECK(nc_inq_varid(nc, "r", &r));
+    CHECK(nc_inq_varid(nc, "s", &s));
+    st2[0] = 8; st2[1] = 1000; ct2[0] = 1; ct2[1] = 1000;
+    CHECK(nc_put_vara_float(nc, r, st2, ct2, rv));
+    st2[0] = 2; st2[1] = 5; ct2[1] = 10;
+    CHECK(nc_get_vara_float(nc, r, st2, ct2, got));
+    st = 7; ct = 2;
+    CHECK(nc_put_vara_short(nc, s, &st, &ct, sv));
+    CHECK(nc_redef(nc));
+    CHECK(nc_put_att_text(nc, NC_GLOBAL, "history", sizeof text, text));
+    int dims[1] = {0};
+    CHECK(nc_def_var(nc, "q", NC_INT, 1, dims, &q));
+    CHECK(nc_enddef(nc));
+    st2[0] = 9; st2[1] = 0; ct2[1] = 3000;
+    CHECK(nc_put_vara_float(nc, r, st2, ct2, rv));
+    CHECK(nc_close(nc));
+}
+
+/* A header of more than 4096 bytes read back at open: netcdf-c's header windows count bytes
+ * past the end of the file as valid, and a small write near the header then lengthens it. */
+static void px_reopen_big_header(const char *p) {
+    int nc, d, v, i;
+    static char text[4500];
+    int iv[10];
+    size_t st = 20, ct = 10;
+    for (i = 0; i < 10; i++) iv[i] = i * i;
+    memset(text, 'y', sizeof text);
+    CHECK(nc_create(p, NC_CLOBBER, &nc));
+    CHECK(nc_set_fill(nc, NC_NOFILL, NULL));
+    CHECK(nc_def_dim(nc, "d", 100, &d));
+    CHECK(nc_def_var(nc, "v", NC_INT, 1, &d, &v));
+    CHECK(nc_put_att_text(nc, NC_GLOBAL, "comment", sizeof text, text));
+    CHECK(nc_close(nc));
+    CHECK(nc_open(p, NC_WRITE, &nc));
+    CHECK(nc_put_vara_int(nc, v, &st, &ct, iv));
+    CHECK(nc_close(nc));
+}
+
+/* A redef that grows the header a little: records much larger than a block move up by a few
+ * bytes through netcdf-c's double buffering (source and destination overlap). */
+static void px_redef_small_shift(const char *p) {
+    int nc, t, n, r, rb, i;
+    static float rv[5000];
+    signed char b[1] = {9};
+    size_t st2[2], ct2[2], st, ct = 1;
+    for (i = 0; i < 5000; i++) rv[i] = (float)i;
+    CHECK(nc_create(p, NC_CLOBBER, &nc));
+    CHECK(nc_set_fill(nc, NC_NOFILL, NULL));
+    CHECK(nc_def_dim(nc, "t", NC_UNLIMITED, &t));
+    CHECK(nc_def_dim(nc, "n", 5000, &n));
+    int rd[2] = {t, n};
+    CHECK(nc_def_var(nc, "r", NC_FLOAT, 2, rd, &r));
+    CHECK(nc_def_var(nc, "rb", NC_BYTE, 1, &t, &rb));
+    CHECK(nc_enddef(nc));
+    for (i = 0; i < 3; i++) {
+        st2[0] = i; st2[1] = 0; ct2[0] = 1; ct2[1] = 5000;
+        CHECK(nc_put_vara_float(nc, r, st2, ct2, rv));
+        st = i;
+        CHECK(nc_put_vara_schar(nc, rb, &st, &ct, b));
+    }
+    CHECK(nc_close(nc));
+    CHECK(nc_open(p, NC_WRITE, &nc));
+    CHECK(nc_set_fill(nc, NC_NOFILL, NULL));
+    CHECK(nc_redef(nc));
+    CHECK(nc_put_att_text(nc, NC_GLOBAL, "note", 20, "twenty characters..."));
+    CHECK(nc_enddef(nc));
+    CHECK(nc_close(nc));
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) return 2;
     const char *s = argv[1], *p = argv[2];
@@ -246,6 +378,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "odd_rec")) odd_rec(p);
     else if (!strcmp(s, "big_cdf2")) big_cdf2(p);
     else if (!strcmp(s, "errors")) errors(p);
+    else if (!strcmp(s, "px_nofill_blocks")) px_nofill_blocks(p, 0);
+    else if (!strcmp(s, "px_nofill_blocks64")) px_nofill_blocks(p, NC_64BIT_OFFSET);
+    else if (!strcmp(s, "px_reopen_redef")) px_reopen_redef(p);
+    else if (!strcmp(s, "px_reopen_big_header")) px_reopen_big_header(p);
+    else if (!strcmp(s, "px_redef_small_shift")) px_redef_small_shift(p);
     else return 2;
     return 0;
 }

@@ -15,6 +15,7 @@ impl<W: Write> Printer<'_, W> {
     /// Prints one attribute line of variable `var` (or of group `g` when `None`).
     pub(crate) fn att(&mut self, g: GroupId, var: Option<VarId>, a: &Attribute) -> Result<()> {
         let s = self.s;
+        self.check_type_id(a.values.nc_type())?;
         self.out.indent_out()?;
         self.out.put(b"\t\t")?;
         let typ = a.values.nc_type();

@@ -449,9 +449,27 @@ impl<'a, W: Write> Printer<'a, W> {
         }
     }
 
+    /// ncdump's `get_typeinfo`: a classic file's header may hold type codes beyond its format's
+    /// (netcdf-c's reader accepts them), which ncdump refuses where it first meets them.
+    pub(crate) fn check_type_id(&self, t: NcType) -> Result<()> {
+        let max = match self.format {
+            Format::Classic | Format::Offset64 => 6,
+            Format::Cdf5 => 11,
+            _ => return Ok(()),
+        };
+        match t.code() {
+            Some(code) if code > max => Err(crate::Error::with_detail(
+                crate::ErrorKind::BadType,
+                format!("ncdump: {code} is an invalid type id"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn var_decl(&mut self, g: GroupId, v: VarId) -> Result<()> {
         let s = self.s;
         let var = s.var(v);
+        self.check_type_id(var.typ)?;
         self.out.indent_out()?;
         self.out.put(b"\t")?;
         self.type_name(g, var.typ)?;
