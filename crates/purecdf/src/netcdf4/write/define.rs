@@ -5,7 +5,7 @@
 
 use purecdf_hdf5::write::Hdf5Writer;
 
-use super::{hw, Netcdf4Writer, VarState};
+use super::{hw, Netcdf4Writer, StorageKind, VarState};
 use crate::backend::{BackendMut, Chunking, Format};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{normalize_name, DimId, GroupId, NcType, UserType, Values, VarId};
@@ -78,26 +78,26 @@ impl Netcdf4Writer {
         v.shuffle || v.fletcher32 || v.deflate.is_some() || !v.filters.is_empty()
     }
 
-    /// The storage a variable gets: explicit, or netcdf-c's default (chunked when a
-    /// dimension is unlimited or a filter is set, else contiguous).
+    /// The storage a variable gets, as netcdf-c's `var->storage` and `var->chunksizes` decide
+    /// it: what was set explicitly (a filter switches to chunked), else chunked when a dimension
+    /// is unlimited and contiguous otherwise; chunk sizes explicit or netcdf-c's defaults.
     pub(crate) fn effective_chunking(&self, var: VarId) -> Chunking {
         let def = self.schema.var(var);
         let st = &self.vars[var.0];
-        match &st.chunking {
-            Some(Chunking::Chunked(c)) if !c.is_empty() => return Chunking::Chunked(c.clone()),
-            Some(Chunking::Contiguous) => return Chunking::Contiguous,
-            Some(Chunking::Compact) => return Chunking::Compact,
-            _ => {}
-        }
-        if def.dims.is_empty() {
-            return Chunking::Contiguous;
-        }
         let unlimited = def.dims.iter().any(|d| self.schema.dim(*d).unlimited);
-        let asked = matches!(st.chunking, Some(Chunking::Chunked(_)));
-        if unlimited || asked || self.has_filters(var) {
-            Chunking::Chunked(self.default_chunks(var))
+        let kind = st.storage.unwrap_or(if unlimited {
+            StorageKind::Chunked
         } else {
-            Chunking::Contiguous
+            StorageKind::Contiguous
+        });
+        match kind {
+            StorageKind::Compact => Chunking::Compact,
+            StorageKind::Chunked if !def.dims.is_empty() => Chunking::Chunked(
+                st.chunks
+                    .clone()
+                    .unwrap_or_else(|| self.default_chunks(var)),
+            ),
+            _ => Chunking::Contiguous,
         }
     }
 
@@ -424,21 +424,25 @@ impl BackendMut for Netcdf4Writer {
         let has_filters = self.has_filters(var);
         let def = self.schema.var(var);
         let unlimited = def.dims.iter().any(|d| self.schema.dim(*d).unlimited);
-        match &chunking {
+        let (kind, chunks) = match &chunking {
             Chunking::Contiguous | Chunking::Compact if has_filters || unlimited => {
                 return Err(Error::new(ErrorKind::Inval));
             }
+            Chunking::Contiguous => (StorageKind::Contiguous, None),
             Chunking::Compact => {
                 let n: u64 = def.dims.iter().map(|d| self.schema.dim(*d).len).product();
                 let size = self.schema.type_size(def.typ) as u64;
                 if n.saturating_mul(size) > MAX_COMPACT {
                     return Err(Error::new(ErrorKind::VarSize));
                 }
+                (StorageKind::Compact, None)
             }
             Chunking::Chunked(_) if def.dims.is_empty() => {
                 return Err(Error::new(ErrorKind::Inval));
             }
-            Chunking::Chunked(c) if !c.is_empty() => {
+            // No sizes, or all zero: netcdf-c's defaults (`nc4_find_default_chunksizes2`).
+            Chunking::Chunked(c) if c.iter().all(|x| *x == 0) => (StorageKind::Chunked, Some(None)),
+            Chunking::Chunked(c) => {
                 if c.len() != def.dims.len() || c.contains(&0) {
                     return Err(Error::new(ErrorKind::BadChunk));
                 }
@@ -453,10 +457,14 @@ impl BackendMut for Netcdf4Writer {
                         return Err(Error::new(ErrorKind::BadChunk));
                     }
                 }
+                (StorageKind::Chunked, Some(Some(c.clone())))
             }
-            _ => {}
+        };
+        let st = &mut self.vars[var.0];
+        st.storage = Some(kind);
+        if let Some(c) = chunks {
+            st.chunks = c;
         }
-        self.vars[var.0].chunking = Some(chunking);
         self.update_storage_info(var);
         Ok(())
     }
@@ -470,9 +478,11 @@ impl BackendMut for Netcdf4Writer {
         let st = &mut self.vars[var.0];
         if shuffle {
             st.shuffle = true;
+            st.storage = Some(StorageKind::Chunked);
         }
         if let Some(l) = level.filter(|l| *l > 0) {
             st.deflate = Some(l);
+            st.storage = Some(StorageKind::Chunked);
         }
         self.update_storage_info(var);
         Ok(())
@@ -483,6 +493,7 @@ impl BackendMut for Netcdf4Writer {
         self.filters_allowed(var, on)?;
         if on {
             self.vars[var.0].fletcher32 = true;
+            self.vars[var.0].storage = Some(StorageKind::Chunked);
         }
         self.update_storage_info(var);
         Ok(())
@@ -506,6 +517,7 @@ impl BackendMut for Netcdf4Writer {
             return Err(Error::new(ErrorKind::Filter));
         }
         let st = &mut self.vars[var.0];
+        st.storage = Some(StorageKind::Chunked);
         match id {
             DEFLATE => st.deflate = Some(params.first().copied().unwrap_or(1)),
             SHUFFLE => st.shuffle = true,

@@ -13,7 +13,7 @@ use purecdf_hdf5::format::messages::layout::Layout;
 use purecdf_hdf5::write::{AttrSpec, DatasetSpec, Hdf5Writer, ObjId, Piece, StorageSpec, TypeSpec};
 
 use super::types::{attribute_parts, fill_pieces, fixed_string, hdf_type};
-use super::{hw, Netcdf4Writer, VarState};
+use super::{hw, Netcdf4Writer, StorageKind, VarState};
 use crate::backend::{Chunking, Format};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{Attribute, DimId, GroupId, NcType, Schema, VarId, ROOT};
@@ -584,14 +584,15 @@ pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
         let ds = &vd.dataset;
         let addr = ds.header().address;
         var_addr.insert(addr);
-        let chunking = match &ds.layout {
-            Layout::Compact { .. } => Chunking::Compact,
-            Layout::Chunked { chunk_dims, .. } => Chunking::Chunked(chunk_dims.clone()),
-            _ => Chunking::Contiguous,
+        let (storage, chunks) = match &ds.layout {
+            Layout::Compact { .. } => (StorageKind::Compact, None),
+            Layout::Chunked { chunk_dims, .. } => (StorageKind::Chunked, Some(chunk_dims.clone())),
+            _ => (StorageKind::Contiguous, None),
         };
         states.push(VarState {
             ds: Some(obj(addr)?),
-            chunking: Some(chunking),
+            storage: Some(storage),
+            chunks,
             big_endian: Some(super::super::types::is_big_endian(&ds.dtype)),
             dtype: Some(ds.dtype.clone()),
             ..VarState::default()
