@@ -3,6 +3,8 @@
 //! (`nc3_special_case`), the fixed-size variables one after another, then the record variables a
 //! record at a time (`copy_fixed_size_data`, `copy_record_data`); otherwise variable by variable,
 //! group by group in preorder (`copy_data`, with `-v` and `-g`/`-G` picking what is copied).
+//! The record-at-a-time order is kept for classic-family output only, where it decides the bytes
+//! written; a netCDF-4 output holds the same whatever the order.
 //!
 //! How one variable is moved differs from netcdf-c only in the sizes of the pieces, which the
 //! output cannot show: into contiguous storage, pieces of at most `-m` bytes (`nc_get_iter`);
@@ -65,6 +67,11 @@ struct Special {
 }
 
 fn special_case(c: &Ctx<'_>) -> Option<Special> {
+    // Into netCDF-4 the order cannot show, and whole variables give the writer whole chunks to
+    // compress in parallel (a record is often exactly one chunk).
+    if !c.outkind.is_classic_family() {
+        return None;
+    }
     let s = c.s;
     let root = &s.group(ROOT).vars;
     let listed = |names: &[String], find: &dyn Fn(&str) -> Option<VarId>| -> Vec<VarId> {

@@ -161,8 +161,21 @@ fn encode_chunk(
 ) -> Result<(Vec<u8>, u32), FilterError> {
     let mut mask = 0u32;
     for (i, f) in filters.filters.iter().enumerate() {
-        let built = filter::build(f.id, &f.client_data, esize);
-        match built.and_then(|flt| flt.encode(data.clone())) {
+        let flt = match filter::build(f.id, &f.client_data, esize) {
+            Ok(flt) => flt,
+            Err(_) if f.optional() && i < 32 => {
+                mask |= 1 << i;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        // Deflate, shuffle and fletcher32 never fail once built: they take the chunk without a
+        // copy kept for skipping them.
+        if matches!(f.id, filter::DEFLATE | filter::SHUFFLE | filter::FLETCHER32) {
+            data = flt.encode(data)?;
+            continue;
+        }
+        match flt.encode(data.clone()) {
             Ok(d) => data = d,
             Err(_) if f.optional() && i < 32 => mask |= 1 << i,
             Err(e) => return Err(e),
@@ -605,11 +618,12 @@ impl Hdf5Writer {
             total += b.len() as u64;
             ready.push((o, b, m));
         }
+        // One block for the batch, each chunk written into place (no joined copy).
         let base = self.alloc.alloc(total, &self.io);
         let mut at = base;
         let mut records = Vec::with_capacity(ready.len());
-        let mut buf = Vec::with_capacity(total as usize);
         for (o, b, m) in ready {
+            self.io.write_at(at, &b)?;
             records.push(ChunkRecord {
                 offsets: o,
                 size: b.len() as u32,
@@ -617,9 +631,7 @@ impl Hdf5Writer {
                 address: at,
             });
             at += b.len() as u64;
-            buf.extend_from_slice(&b);
         }
-        self.io.write_at(base, &buf)?;
         let map = self.chunk_map(ds)?;
         for r in records {
             map.insert(r.offsets.clone(), r);
