@@ -1,29 +1,39 @@
-//! `nccopy`: copy a netCDF file, optionally changing its format, fixing its unlimited dimension or
-//! keeping only some variables; a clone of netcdf-c 4.9.0's `nccopy` built on the purecdf API.
+//! `nccopy`: copy a netCDF file between any two of the formats (CDF-1, CDF-2, CDF-5, netCDF-4,
+//! netCDF-4 classic model), optionally compressing, rechunking, fixing unlimited dimensions or
+//! keeping only some variables or groups; a clone of netcdf-c 4.9.0's `nccopy` built on the
+//! purecdf API, following its `ncdump/nccopy.c` step by step.
 //!
-//! For classic-family copies (CDF-1, CDF-2, CDF-5 in and out) the output bytes equal the reference
-//! tool's: definitions are made in its order with fill mode off (`nc_set_fill(NC_NOFILL)`), see
-//! [`plan`]. Data is streamed through a bounded buffer (`-m`, default 5,000,000 bytes): no read is
-//! larger than the buffer or one element. netCDF-4 output (`-4`, `-7`, `-k nc4`, and `-d`/`-s`/`-c`/
-//! `-F` when they imply it) fails with a clear "not supported yet" error (the library returns
-//! `NotBuilt`). Formats: the classic format spec, "The NetCDF Classic Format Specification".
+//! Definitions are made in the reference's order with fill mode off (`nc_set_fill(NC_NOFILL)`):
+//! groups, user types, then per group dimensions, attributes and variables ([`schema`]), each
+//! output variable's storage, compression, checksum, byte order and filters decided by
+//! `copy_var_specials`' rules ([`specials`]), `-c` specs resolved as `chunkspec.c` resolves them
+//! ([`chunkspec`]). For classic-family copies the output bytes equal the reference tool's; for
+//! netCDF-4 output, `ncdump -s` prints the same. Data is copied in the reference's order
+//! ([`data`]): through a bounded buffer (`-m`, default 5,000,000 bytes) into contiguous storage,
+//! in blocks of whole output chunks into chunked storage. Formats: the classic format spec, "The
+//! NetCDF Classic Format Specification", and its "NetCDF-4 Format" section.
 //!
 //! Messages and exit codes follow the reference: usage errors print `progname: message` (or the
 //! usage text), library errors print the `nc_strerror` text and netcdf-c's
-//! `Location: file ; line N` line, then purecdf's context when it has some; every failure exits 1.
+//! `Location: file ; line N` line (the line of the failing `NC_CHECK` in `nccopy.c`), then
+//! purecdf's context when it has some; every failure exits 1.
 //!
 //! Deliberate differences from the reference: `-w` builds the output in a temporary file beside
 //! the destination (purecdf has no in-memory writer yet) and reports a failure to write it, where
-//! netcdf-c silently drops it; a header claiming far more data than the file holds is refused
-//! (NC_ETRUNC) instead of copied as zeros for hours; an output that is the input under another
-//! name is refused as netcdf-c refuses the same name; an empty `-v`/`-V` item is an error (netcdf-c
-//! reads uninitialised memory); records larger than `-m` are copied in pieces (netcdf-c copies a
-//! record at once). Known differences, all in the classic writer's byte layout (ignored tests in
-//! `tests/nccopy_reference.rs`, and a verified model in `tests/data/nccopy/posixio_model.py`):
-//! netcdf-c's `posixio` buffer leaves stale bytes (those 8192 bytes earlier) in no-fill record
-//! padding once a file spans several 8 KiB blocks, where we write zeros; it flushes the last
-//! header window whole, which can make a file with a header over 8 KiB longer than its data;
-//! and it writes an empty dataset as 4096 bytes.
+//! netcdf-c silently drops it; a classic header claiming far more data than the file holds is
+//! refused (NC_ETRUNC) instead of copied as zeros for hours; an output that is the input under
+//! another name is refused as netcdf-c refuses the same name; an empty `-v`/`-V` item is an error
+//! (netcdf-c reads uninitialised memory); records larger than `-m` are copied in pieces (netcdf-c
+//! copies a record at once); `-F` filter specs other than `none` are refused (`-F none` works).
+//! netcdf-c bugs not reproduced: a never-written `_NoFill` netCDF-4 variable is copied as zeros
+//! (netcdf-c copies whatever its buffer held before); a chunked variable named like a dimension it
+//! does not start with is written to its own dataset (netcdf-c's `nc_set_var_chunk_cache`
+//! reopens the dimension's dataset by name, then fails or writes there). Known differences in the classic
+//! writer's byte layout (ignored tests in `tests/nccopy_reference.rs`, and a verified model in
+//! `tests/data/nccopy/posixio_model.py`): netcdf-c's `posixio` buffer leaves stale bytes (those
+//! 8192 bytes earlier) in no-fill record padding once a file spans several 8 KiB blocks, where we
+//! write zeros; it flushes the last header window whole, which can make a file with a header over
+//! 8 KiB longer than its data; and it writes an empty dataset as 4096 bytes.
 
 pub mod chunkspec;
 pub mod data;
@@ -150,6 +160,11 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
 /// # Errors
 /// A [`Failure`] describing the first problem, in the order netcdf-c meets them.
 pub fn copy(o: &Options) -> Result<(), Failure> {
+    if let Some(spec) = o.filters.first() {
+        return Err(Failure::Message(format!(
+            "-F {spec}: filter specs other than \"none\" are not supported"
+        )));
+    }
     let input = open_input(o).at(2016)?;
     let in_kind = Kind::of_format(input.format());
     if in_kind.is_classic_family() {

@@ -200,7 +200,8 @@ impl Ctx<'_> {
     }
 
     /// `copy_atts`: the attributes of a variable (or of the group when `iv` is `None`), up to
-    /// one named `_NCProperties`, where netcdf-c stops.
+    /// one named `_NCProperties`, where netcdf-c stops. netcdf-c does not list a netCDF-4 file's
+    /// `_NCProperties`, `_SuperblockVersion` and `_IsNetcdf4`, so they are passed over.
     fn copy_atts(
         &mut self,
         ig: GroupId,
@@ -210,7 +211,12 @@ impl Ctx<'_> {
     ) -> Result<(), Failure> {
         let hidden = iv.is_none() && ig == ROOT && !self.inkind.is_classic_family();
         for a in self.s.atts(ig, iv) {
-            if hidden && matches!(a.name.as_str(), "_SuperblockVersion" | "_IsNetcdf4") {
+            if hidden
+                && matches!(
+                    a.name.as_str(),
+                    "_NCProperties" | "_SuperblockVersion" | "_IsNetcdf4"
+                )
+            {
                 continue;
             }
             if a.name == "_NCProperties" {

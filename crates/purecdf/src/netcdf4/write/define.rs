@@ -17,6 +17,9 @@ const MAX_COMPACT: u64 = 65536;
 const DEFLATE: u32 = 1;
 const SHUFFLE: u32 = 2;
 const FLETCHER32: u32 = 3;
+const SZIP: u32 = 4;
+/// Largest szip block (`NC_MAX_PIXELS_PER_BLOCK`).
+const MAX_PIXELS_PER_BLOCK: u32 = 32;
 
 impl Netcdf4Writer {
     fn classic_model(&self) -> bool {
@@ -187,6 +190,10 @@ impl BackendMut for Netcdf4Writer {
                 ErrorKind::Unlimit,
                 format!("{name}: one unlimited dimension only"),
             );
+        }
+        // The classic model keeps the 64-bit offset format's 32-bit lengths (hdf5dim.c).
+        if self.classic_model() && !unlimited && len > u64::from(u32::MAX) {
+            return fail(ErrorKind::DimSize, format!("dimension {name}"));
         }
         if len > u64::from(u32::MAX) * 2 && !unlimited {
             return fail(ErrorKind::DimSize, format!("dimension {name}"));
@@ -475,6 +482,9 @@ impl BackendMut for Netcdf4Writer {
             return Err(Error::new(ErrorKind::Inval));
         }
         self.filters_allowed(var, shuffle || level.is_some_and(|l| l > 0))?;
+        if let Some(l) = level.filter(|l| *l > 0) {
+            self.check_new_filter(var, DEFLATE, &[l])?;
+        }
         let st = &mut self.vars[var.0];
         if shuffle {
             st.shuffle = true;
@@ -516,6 +526,11 @@ impl BackendMut for Netcdf4Writer {
         if id == 0 || id > 65535 {
             return Err(Error::new(ErrorKind::Filter));
         }
+        // Only the filters this writer can apply are available (netcdf-c: H5Zfilter_avail).
+        if !matches!(id, DEFLATE | SHUFFLE | FLETCHER32 | SZIP) {
+            return fail(ErrorKind::NoFilter, format!("filter {id}"));
+        }
+        self.check_new_filter(var, id, params)?;
         let st = &mut self.vars[var.0];
         st.storage = Some(StorageKind::Chunked);
         match id {
@@ -536,6 +551,44 @@ impl BackendMut for Netcdf4Writer {
 }
 
 impl Netcdf4Writer {
+    /// netcdf-c's checks for a filter not yet on the variable (`NC4_hdf5_def_var_filter`):
+    /// deflate takes one level 0..=9 and excludes szip; szip takes an options mask and an even
+    /// block size up to 32 (and no more than the variable's elements), and excludes deflate.
+    fn check_new_filter(&self, var: VarId, id: u32, params: &[u32]) -> Result<()> {
+        let st = &self.vars[var.0];
+        let have_szip = st.filters.iter().any(|f| f.0 == SZIP);
+        match id {
+            DEFLATE if st.deflate.is_none() => {
+                let [level] = params else {
+                    return fail(ErrorKind::Filter, "deflate takes one parameter");
+                };
+                if *level > 9 || have_szip {
+                    return Err(Error::new(ErrorKind::Inval));
+                }
+            }
+            SZIP if !have_szip => {
+                let [_, ppb] = params else {
+                    return fail(ErrorKind::Filter, "szip takes two parameters");
+                };
+                if ppb % 2 != 0 || *ppb > MAX_PIXELS_PER_BLOCK || st.deflate.is_some() {
+                    return Err(Error::new(ErrorKind::Inval));
+                }
+                let def = self.schema.var(var);
+                let elems: u64 = def
+                    .dims
+                    .iter()
+                    .map(|d| self.schema.dim(*d).len)
+                    .filter(|l| *l > 0)
+                    .product();
+                if u64::from(*ppb) > elems {
+                    return Err(Error::new(ErrorKind::Inval));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// Filters are refused on scalars (NC_EINVAL) and on variable-size types (NC_EFILTER).
     fn filters_allowed(&self, var: VarId, adding: bool) -> Result<()> {
         if !adding {
