@@ -1,98 +1,242 @@
-//! Validation of `nccopy -c` chunk specs against the input, as netcdf-c 4.9.0's
-//! `ncdump/chunkspec.c` (`chunkspec_parse`) does it right after opening the input. Chunking itself
-//! only matters for netCDF-4 output, but a bad spec fails the copy whatever the output format.
+//! `nccopy -c` chunk specs, parsed against the input as netcdf-c 4.9.0's `ncdump/chunkspec.c`
+//! (`chunkspec_parse`) does right after opening it, and the lookups `copy_chunking` makes later.
+//! Chunking only matters for netCDF-4 output, but a bad spec fails the copy whatever the output.
 //!
 //! Two forms: per dimension, `dim/n,dim2/n,...` (a missing `n` means the dimension's length;
-//! `/` or `//` alone turns chunking off; commas may be escaped with `\`), and per variable,
-//! `var:n1,n2,...` (one size per dimension, none larger than the dimension; `var:` turns
-//! chunking off; `var:compact` and `var:contiguous` pick those layouts).
+//! `/` or `//` alone turns chunking off; commas may be escaped with `\`; the last such spec
+//! replaces earlier ones), and per variable, `var:n1,n2,...` (one size per dimension, none larger
+//! than the dimension; `var:` turns chunking off; `var:compact` and `var:contiguous` pick those
+//! layouts). Names are looked up as netcdf-c's `nc_inq_dimid2` and `nc_inq_varid2` do: a
+//! dimension path must be absolute (`/g/d`), a variable path may be relative to the root; in
+//! classic files a variable's group prefix is ignored and a dimension path names no group.
 
-use purecdf::model::ROOT;
-use purecdf::{ErrorKind, Schema};
+use purecdf::model::{GroupId, ROOT};
+use purecdf::{DimId, ErrorKind, Schema, VarId};
 
 /// Why a spec was rejected: netcdf-c's error and an explanation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SpecError {
-    /// An error with a purecdf kind (NC_EINVAL, NC_EBADDIM, NC_ENOTVAR).
+    /// An error with a purecdf kind (NC_EINVAL, NC_EBADDIM, NC_ENOTVAR, NC_ENOGRP, ...).
     Kind(ErrorKind, String),
     /// NC_EBADCHUNK: a chunk size larger than its dimension.
     BadChunk(String),
 }
 
-/// Checks one `-c` argument against the input's metadata.
-///
-/// # Errors
-/// [`SpecError`] naming the part of the spec that netcdf-c would reject.
-pub fn check(s: &Schema, spec: &str) -> Result<(), SpecError> {
-    if spec.is_empty() {
-        return Ok(());
+/// The layout a per-variable spec asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VarLayout {
+    /// `var:n1,n2,...` (and `var:`, whose sizes are all zero).
+    Chunked(Vec<u64>),
+    /// `var:contiguous`.
+    Contiguous,
+    /// `var:compact`.
+    Compact,
+}
+
+/// One `var:...` spec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarSpec {
+    /// The input variable.
+    pub var: VarId,
+    /// `var:` (chunking off).
+    pub omit: bool,
+    /// The layout asked for.
+    pub layout: VarLayout,
+}
+
+/// Every `-c` spec of the command line, resolved against the input.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChunkSpecs {
+    /// Per-dimension chunk sizes of the last `dim/n,...` spec, in the spec's order.
+    pub dims: Vec<(DimId, u64)>,
+    /// The last dimension spec was `/` or `//`.
+    pub omit: bool,
+    /// Per-variable specs in command-line order (the first one for a variable counts).
+    pub vars: Vec<VarSpec>,
+}
+
+impl ChunkSpecs {
+    /// Parses one `-c` argument and adds it.
+    ///
+    /// # Errors
+    /// [`SpecError`] naming the part of the spec that netcdf-c would reject.
+    pub fn add(&mut self, s: &Schema, classic: bool, spec: &str) -> Result<(), SpecError> {
+        if spec.is_empty() {
+            return Ok(());
+        }
+        if spec.contains(':') {
+            let v = parse_var_spec(s, classic, spec)?;
+            self.vars.push(v);
+            Ok(())
+        } else {
+            self.dims.clear();
+            self.omit = false;
+            if spec == "/" || spec == "//" {
+                self.omit = true;
+                return Ok(());
+            }
+            self.dims = parse_dim_spec(s, classic, spec)?;
+            Ok(())
+        }
     }
-    if spec.contains(':') {
-        check_var_spec(s, spec)
-    } else {
-        check_dim_spec(s, spec)
+
+    /// `varchunkspec_exists`, `varchunkspec_omit` and the rest: the first spec for `v`.
+    pub fn var(&self, v: VarId) -> Option<&VarSpec> {
+        self.vars.iter().find(|x| x.var == v)
     }
+
+    /// `varchunkspec_omit`: the variable's own `var:`, else the dimension spec's `/`.
+    pub fn var_omit(&self, v: VarId) -> bool {
+        self.var(v).map_or(self.omit, |x| x.omit)
+    }
+
+    /// `dimchunkspec_size`/`dimchunkspec_exists`: the size given for a dimension.
+    pub fn dim(&self, d: DimId) -> Option<u64> {
+        self.dims.iter().find(|(x, _)| *x == d).map(|(_, n)| *n)
+    }
+}
+
+fn kind(k: ErrorKind, spec: &str, what: &str) -> SpecError {
+    SpecError::Kind(k, format!("chunk spec {spec:?}: {what}"))
 }
 
 fn inval(spec: &str, what: &str) -> SpecError {
-    SpecError::Kind(ErrorKind::Inval, format!("chunk spec {spec:?}: {what}"))
+    kind(ErrorKind::Inval, spec, what)
 }
 
-fn check_dim_spec(s: &Schema, spec: &str) -> Result<(), SpecError> {
-    if spec == "/" || spec == "//" {
-        return Ok(());
-    }
+/// `dimchunkspec_parse`: items `name/size` separated by unescaped commas.
+fn parse_dim_spec(s: &Schema, classic: bool, spec: &str) -> Result<Vec<(DimId, u64)>, SpecError> {
+    // Consecutive unescaped commas are refused before any name is looked up.
     let mut parts = Vec::new();
     let mut cur = String::new();
     let mut prev = '\0';
+    let mut comma_seen = false;
     for c in spec.chars() {
         if c == ',' && prev != '\\' {
+            if comma_seen {
+                return Err(inval(spec, "empty item"));
+            }
+            comma_seen = true;
             parts.push(std::mem::take(&mut cur));
         } else {
+            comma_seen = false;
             cur.push(c);
         }
         prev = c;
     }
     parts.push(cur);
+    let mut out = Vec::new();
     for part in &parts {
-        if part.is_empty() {
-            return Err(inval(spec, "empty item"));
-        }
         let Some(slash) = part.rfind('/') else {
             return Err(inval(spec, "no '/' before the chunk size"));
         };
         let (name, size) = (&part[..slash], &part[slash + 1..]);
-        if s.find_dim(ROOT, name.strip_prefix('/').unwrap_or(name))
-            .is_none()
-        {
-            return Err(SpecError::Kind(
-                ErrorKind::BadDim,
-                format!("chunk spec {spec:?}: no dimension {name:?}"),
-            ));
-        }
-        let positive = matches!(strtoll0(size), Some(v) if v >= 1);
-        if !size.is_empty() && !positive {
-            return Err(inval(spec, "chunk size must be a positive integer"));
-        }
+        let d = dimid2(s, classic, name).map_err(|(k, w)| kind(k, spec, &w))?;
+        let n = if size.is_empty() {
+            s.dim(d).len
+        } else {
+            match strtoll0(size) {
+                Some(v) if v >= 1 => v as u64,
+                _ => return Err(inval(spec, "chunk size must be a positive integer")),
+            }
+        };
+        out.push((d, n));
     }
-    Ok(())
+    Ok(out)
 }
 
-fn check_var_spec(s: &Schema, spec: &str) -> Result<(), SpecError> {
+/// netcdf-c's `nc_inq_dimid2` from the root group.
+fn dimid2(s: &Schema, classic: bool, name: &str) -> Result<DimId, (ErrorKind, String)> {
+    let missing = || (ErrorKind::BadDim, format!("no dimension {name:?}"));
+    let Some(slash) = name.rfind('/') else {
+        return s.find_dim(ROOT, name).ok_or_else(missing);
+    };
+    if classic {
+        return Err((ErrorKind::NoGrp, format!("no group for {name:?}")));
+    }
+    // nc_inq_grp_full_ncid(root, prefix), then nc_inq_dimid(that group, the whole name), which
+    // takes only absolute names with a group part.
+    let g = grp_full(s, &name[..slash])?;
+    if !name.starts_with('/') || slash == 0 {
+        return Err((ErrorKind::Inval, format!("{name:?} is not a full name")));
+    }
+    // netcdf-c reports a missing dimension of a full name as NC_EBADTYPE.
+    s.find_dim(g, &name[slash + 1..])
+        .ok_or((ErrorKind::BadType, format!("no dimension {name:?}")))
+}
+
+/// `NC4_inq_grp_full_ncid` from the root: `/`-separated child names (empty parts skipped).
+fn grp_full(s: &Schema, path: &str) -> Result<GroupId, (ErrorKind, String)> {
+    let mut g = ROOT;
+    for part in path.split('/').filter(|p| !p.is_empty()) {
+        g = s
+            .find_group(g, part)
+            .ok_or((ErrorKind::NoGrp, format!("no group {part:?}")))?;
+    }
+    Ok(g)
+}
+
+/// `nc_inq_grpid2` from the root: a name without `/` is a child of the root; with `/`, a walk.
+fn grpid2(s: &Schema, classic: bool, path: &str) -> Result<GroupId, (ErrorKind, String)> {
+    if classic {
+        return Ok(ROOT);
+    }
+    let child = |g: GroupId, name: &str| {
+        if name.is_empty() {
+            return Err((ErrorKind::BadName, "empty group name".to_string()));
+        }
+        s.find_group(g, name)
+            .ok_or((ErrorKind::NoGrp, format!("no group {name:?}")))
+    };
+    if !path.contains('/') {
+        return child(ROOT, path);
+    }
+    let rest = path.strip_prefix('/').unwrap_or(path);
+    let mut g = ROOT;
+    if !rest.is_empty() {
+        for part in rest.split('/') {
+            g = child(g, part)?;
+        }
+    }
+    Ok(g)
+}
+
+/// `varchunkspec_parse`.
+fn parse_var_spec(s: &Schema, classic: bool, spec: &str) -> Result<VarSpec, SpecError> {
     let Some((name, sizes)) = spec.split_once(':') else {
         return Err(inval(spec, "no ':'"));
     };
-    let Some(var) = s.find_var(ROOT, name.strip_prefix('/').unwrap_or(name)) else {
-        return Err(SpecError::Kind(
+    let (prefix, vname) = match name.rfind('/') {
+        None => ("/", name),
+        Some(i) => (&name[..i], &name[i + 1..]),
+    };
+    let g = grpid2(s, classic, prefix).map_err(|(k, w)| kind(k, spec, &w))?;
+    let Some(var) = s.find_var(g, vname) else {
+        return Err(kind(
             ErrorKind::NotVar,
-            format!("chunk spec {spec:?}: no variable {name:?}"),
+            spec,
+            &format!("no variable {name:?}"),
         ));
     };
-    if sizes.is_empty()
-        || sizes.eq_ignore_ascii_case("compact")
-        || sizes.eq_ignore_ascii_case("contiguous")
-    {
-        return Ok(());
+    let rank = s.var(var).dims.len();
+    if sizes.is_empty() {
+        return Ok(VarSpec {
+            var,
+            omit: true,
+            layout: VarLayout::Chunked(vec![0; rank]),
+        });
+    }
+    if sizes.eq_ignore_ascii_case("compact") || sizes.eq_ignore_ascii_case("contiguous") {
+        let layout = if sizes.eq_ignore_ascii_case("compact") {
+            VarLayout::Compact
+        } else {
+            VarLayout::Contiguous
+        };
+        return Ok(VarSpec {
+            var,
+            omit: false,
+            layout,
+        });
     }
     let mut chunks = Vec::new();
     let mut rest = sizes;
@@ -101,6 +245,9 @@ fn check_var_spec(s: &Schema, spec: &str) -> Result<(), SpecError> {
         let Some(v) = scan_ulong(item) else {
             return Err(inval(spec, &format!("{item:?} is not a chunk size")));
         };
+        if chunks.len() >= 1024 {
+            return Err(inval(spec, "too many chunk sizes"));
+        }
         chunks.push(v);
         rest = tail;
     }
@@ -116,7 +263,11 @@ fn check_var_spec(s: &Schema, spec: &str) -> Result<(), SpecError> {
             "chunk spec {spec:?}: chunk size {c} exceeds dimension length {len}"
         )));
     }
-    Ok(())
+    Ok(VarSpec {
+        var,
+        omit: false,
+        layout: VarLayout::Chunked(chunks),
+    })
 }
 
 /// C `strtoll(s, &end, 0)` when it reads at least one digit: blanks, a sign, then hex (`0x`),
@@ -172,11 +323,14 @@ mod tests {
         let x = s.add_dim(ROOT, "x", 3, false).unwrap();
         let t = s.add_dim(ROOT, "time", 2, true).unwrap();
         s.add_var(ROOT, "sh", NcType::Short, &[t, x]).unwrap();
+        let g = s.add_group(ROOT, "g1").unwrap();
+        let y = s.add_dim(g, "y", 4, false).unwrap();
+        s.add_var(g, "w", NcType::Int, &[y]).unwrap();
         s
     }
 
-    fn kind(r: Result<(), SpecError>) -> Option<ErrorKind> {
-        match r {
+    fn kind(s: &Schema, classic: bool, spec: &str) -> Option<ErrorKind> {
+        match ChunkSpecs::default().add(s, classic, spec) {
             Ok(()) => None,
             Err(SpecError::Kind(k, _)) => Some(k),
             Err(SpecError::BadChunk(_)) => Some(ErrorKind::Range), // marker for the test
@@ -186,26 +340,67 @@ mod tests {
     #[test]
     fn dimension_specs() {
         let s = schema();
-        for ok in ["", "/", "//", "x/2", "x/2,time/", "x/0x2", "/x/1", "x/07"] {
-            assert_eq!(kind(check(&s, ok)), None, "{ok}");
+        for ok in [
+            "",
+            "/",
+            "//",
+            "x/2",
+            "x/2,time/",
+            "x/0x2",
+            "x/07",
+            "/g1/y/2",
+        ] {
+            assert_eq!(kind(&s, false, ok), None, "{ok}");
         }
-        assert_eq!(kind(check(&s, "nodim/2")), Some(ErrorKind::BadDim));
-        for bad in ["x/0", "x/abc", "x/2,,time/1", "x/2,time", "x"] {
-            assert_eq!(kind(check(&s, bad)), Some(ErrorKind::Inval), "{bad}");
+        assert_eq!(kind(&s, false, "nodim/2"), Some(ErrorKind::BadDim));
+        assert_eq!(kind(&s, false, "y/2"), Some(ErrorKind::BadDim));
+        assert_eq!(kind(&s, true, "/x/1"), Some(ErrorKind::NoGrp));
+        for bad in [
+            "x/0",
+            "x/abc",
+            "x/2,,time/1",
+            "x/2,time",
+            "x",
+            "/x/3",
+            "g1/y/2",
+        ] {
+            assert_eq!(kind(&s, false, bad), Some(ErrorKind::Inval), "{bad}");
         }
+        assert_eq!(kind(&s, false, "/g1/q/2"), Some(ErrorKind::BadType));
+        assert_eq!(kind(&s, false, "/g9/y/2"), Some(ErrorKind::NoGrp));
+        let mut c = ChunkSpecs::default();
+        c.add(&s, false, "x/2,time/").unwrap();
+        assert_eq!(c.dims, vec![(DimId(0), 2), (DimId(1), 2)]);
+        c.add(&s, false, "/").unwrap();
+        assert!(c.omit && c.dims.is_empty());
     }
 
     #[test]
     fn variable_specs() {
         let s = schema();
-        for ok in ["sh:", "sh:1,2", "sh:CONTIGUOUS", "sh:1,3,"] {
-            assert_eq!(kind(check(&s, ok)), None, "{ok}");
+        for ok in [
+            "sh:",
+            "sh:1,2",
+            "sh:CONTIGUOUS",
+            "sh:1,3,",
+            "g1/w:2",
+            "/g1/w:2",
+        ] {
+            assert_eq!(kind(&s, false, ok), None, "{ok}");
         }
-        assert_eq!(kind(check(&s, "nosuch:1")), Some(ErrorKind::NotVar));
-        assert_eq!(kind(check(&s, "sh:1")), Some(ErrorKind::Inval));
-        assert_eq!(kind(check(&s, "sh:1,,2")), Some(ErrorKind::Inval));
-        assert_eq!(kind(check(&s, "sh:5,5")), Some(ErrorKind::Range));
-        assert_eq!(kind(check(&s, "sh:-1,1")), Some(ErrorKind::Range));
+        assert_eq!(kind(&s, true, "/sh:1,2"), None);
+        assert_eq!(kind(&s, false, "/sh:1,2"), Some(ErrorKind::BadName));
+        assert_eq!(kind(&s, false, "w:1"), Some(ErrorKind::NotVar));
+        assert_eq!(kind(&s, false, "g2/w:1"), Some(ErrorKind::NoGrp));
+        assert_eq!(kind(&s, false, "nosuch:1"), Some(ErrorKind::NotVar));
+        assert_eq!(kind(&s, false, "sh:1"), Some(ErrorKind::Inval));
+        assert_eq!(kind(&s, false, "sh:1,,2"), Some(ErrorKind::Inval));
+        assert_eq!(kind(&s, false, "sh:5,5"), Some(ErrorKind::Range));
+        assert_eq!(kind(&s, false, "sh:-1,1"), Some(ErrorKind::Range));
+        let mut c = ChunkSpecs::default();
+        c.add(&s, false, "sh:").unwrap();
+        c.add(&s, false, "sh:1,2").unwrap();
+        assert!(c.var_omit(VarId(0)));
     }
 
     #[test]

@@ -76,6 +76,11 @@ impl Kind {
         }
     }
 
+    /// True for CDF-1, CDF-2 and CDF-5.
+    pub fn is_classic_family(self) -> bool {
+        matches!(self, Kind::Classic | Kind::Offset64 | Kind::Cdf5)
+    }
+
     /// The kind of an existing file's format.
     pub fn of_format(format: purecdf::Format) -> Kind {
         match format {

@@ -1,15 +1,14 @@
 //! What `nccopy` will do, decided from the input's metadata and the options before anything is
-//! written: the output kind, the definitions in netcdf-c's order, and the order and pieces of the
-//! data copy. Pure functions over [`Schema`], so they are tested without files.
+//! written: the output kind, the dimensions and variables to define, the `-v`/`-V` name lookups
+//! (`nc_inq_gvarid`), and the pieces a region is copied in. Pure functions over [`Schema`], so
+//! they are tested without files.
 //!
-//! Definition order (it decides the output header bytes; netcdf-c 4.9.0 `copy_schema`): all
-//! dimensions of the group in id order (even with `-V`), then the group attributes, then the
-//! variables in id order (with `-V`, only the listed ones), each followed by its attributes.
-//! Data order (`copy` / `nc3_special_case`): when the input is a classic-family file with a record
-//! variable, the fixed-size variables, then the record variables a record at a time; otherwise
-//! variable by variable. A fixed-size variable is cut to fit the copy buffer (`nc_get_iter`): whole
-//! rows of the innermost dimensions that fit, a run of rows along the next dimension out; a record
-//! of a record variable is copied whole (`copy_rec_var_data`).
+//! Definition order within a group (netcdf-c 4.9.0 `copy_schema`; for classic output it decides
+//! the header bytes): all dimensions of the group in id order (even with `-V`), then the group
+//! attributes, then the variables in id order (with `-V`, only the listed ones), each followed by
+//! its attributes. A fixed-size variable is cut to fit the copy buffer (`nc_get_iter`): whole rows
+//! of the innermost dimensions that fit, a run of rows along the next dimension out; a record of a
+//! classic record variable is copied whole (`copy_rec_var_data`).
 //! File format background: the classic format spec, "The NetCDF Classic Format Specification"
 //! (header grammar: `dim_list`, `gatt_list`, `var_list`).
 
@@ -30,6 +29,9 @@ pub struct DimDef {
     /// Define as unlimited. With `-u` a record dimension becomes fixed at its current length,
     /// except that a length of 0 is `NC_UNLIMITED` to netcdf-c, so an empty one stays unlimited.
     pub unlimited: bool,
+    /// What netcdf-c's `dimmap` records: unlimited in the output because the input's is and
+    /// `-u` was not given (false for a `-u` dimension of length 0, unlimited as it ends up).
+    pub mapped_unlimited: bool,
 }
 
 /// The output kind netcdf-c's `copy` picks: the requested one, else the input's, switched to
@@ -62,6 +64,7 @@ pub fn dim_defs(s: &Schema, g: GroupId, fix_unlimited: bool) -> Vec<DimDef> {
                 name: dim.name.clone(),
                 len: dim.len,
                 unlimited: (dim.unlimited && !fix_unlimited) || dim.len == 0,
+                mapped_unlimited: dim.unlimited && !fix_unlimited,
             }
         })
         .collect()
@@ -116,6 +119,33 @@ pub fn first_missing_var<'a>(s: &Schema, names: &'a [String]) -> Option<&'a str>
         .map(String::as_str)
 }
 
+/// netcdf-c's `grp_matches`: the groups the `-g`/`-G` names denote (`""` or `/` the root, an
+/// absolute path one group, a plain name every group of that name anywhere), or the message for
+/// the first name that matches none.
+pub fn group_matches(s: &Schema, names: &[String]) -> Result<Vec<GroupId>, String> {
+    let mut out = Vec::new();
+    for name in names {
+        let n = out.len();
+        if name.is_empty() || name == "/" {
+            out.push(ROOT);
+        } else if let Some(path) = name.strip_prefix('/') {
+            let mut g = Some(ROOT);
+            for part in path.split('/').filter(|p| !p.is_empty()) {
+                g = g.and_then(|g| s.find_group(g, part));
+            }
+            out.extend(g);
+        } else {
+            let mut all = Vec::new();
+            groups_under(s, ROOT, &mut all);
+            out.extend(all.iter().filter_map(|&g| s.find_group(g, name)));
+        }
+        if out.len() == n {
+            return Err(format!("{name}: No such group"));
+        }
+    }
+    Ok(out)
+}
+
 /// The variables of group `g` the `-v`/`-V` list names (in list order, repeats kept).
 pub fn listed_vars(s: &Schema, g: GroupId, names: &[String]) -> Vec<VarId> {
     names.iter().filter_map(|n| gvarid(s, g, n)).collect()
@@ -137,59 +167,13 @@ pub fn type_allowed(kind: Kind, t: NcType) -> Result<(), ErrorKind> {
     let ok = match kind {
         Kind::Classic | Kind::Offset64 => t.is_classic(),
         Kind::Cdf5 => t.is_cdf5(),
-        Kind::Netcdf4Classic => t.is_classic(),
-        Kind::Netcdf4 => true,
+        // The netCDF-4 writer refuses what its model cannot hold (NC_ESTRICTNC3).
+        Kind::Netcdf4Classic | Kind::Netcdf4 => true,
     };
     if ok {
         Ok(())
     } else {
         Err(ErrorKind::BadType)
-    }
-}
-
-/// The order of the data copy.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DataOrder {
-    /// Variables copied whole, one after another.
-    pub whole: Vec<VarId>,
-    /// Record variables copied a record at a time (all of them for record 0, then record 1, ...).
-    pub by_record: Vec<VarId>,
-    /// Number of records to copy for `by_record`.
-    pub nrecs: u64,
-}
-
-/// Decides the data order for a root-group copy of a classic-family input (`nc3_special_case`,
-/// `classify_vars`, `copy_data`).
-pub fn data_order(s: &Schema, o: &Options) -> DataOrder {
-    let g = ROOT;
-    let recdim = s.unlimited_dims(g).into_iter().next();
-    let has_recvar = recdim.is_some() && s.group(g).vars.iter().any(|&v| s.is_record_var(v));
-    let selected: Vec<VarId> = if o.vars.is_empty() {
-        s.group(g).vars.clone()
-    } else {
-        listed_vars(s, g, &o.vars)
-    };
-    if !has_recvar {
-        // copy_data: variable id order, filtered by the list.
-        let whole = s
-            .group(g)
-            .vars
-            .iter()
-            .copied()
-            .filter(|v| o.vars.is_empty() || selected.contains(v))
-            .collect();
-        return DataOrder {
-            whole,
-            by_record: Vec::new(),
-            nrecs: 0,
-        };
-    }
-    let (by_record, whole): (Vec<VarId>, Vec<VarId>) =
-        selected.into_iter().partition(|&v| s.is_record_var(v));
-    DataOrder {
-        whole,
-        by_record,
-        nrecs: recdim.map_or(0, |d| s.dim(d).len),
     }
 }
 
@@ -358,18 +342,6 @@ mod tests {
         );
         assert_eq!(first_missing_var(&s, &["t".into(), "lat".into()]), None);
         assert_eq!(gvarid(&s, ROOT, "x/t"), None);
-    }
-
-    #[test]
-    fn data_order_records_after_fixed() {
-        let s = schema();
-        let d = data_order(&s, &Options::default());
-        assert_eq!(d.whole, vec![VarId(1), VarId(3)]);
-        assert_eq!(d.by_record, vec![VarId(0), VarId(2)]);
-        assert_eq!(d.nrecs, 3);
-        let d = data_order(&s, &opts(&["t", "scalar", "t"], false));
-        assert_eq!(d.whole, vec![VarId(3)]);
-        assert_eq!(d.by_record, vec![VarId(2), VarId(2)]);
     }
 
     #[test]

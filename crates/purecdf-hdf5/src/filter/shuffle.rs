@@ -183,4 +183,30 @@ mod tests {
             }
         }
     }
+
+    /// Encoding puts byte b of element i at b * n + i and leaves trailing bytes in place.
+    #[test]
+    fn planes_and_tail_round_trip() {
+        // Element sizes with a special case (4) and without, with and without trailing bytes.
+        for s in [2usize, 3, 4, 8] {
+            for len in [0usize, 1, s, 5 * s, 5 * s + 1, 7 * s + s - 1] {
+                let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+                let f = Shuffle { element_size: s };
+                let enc = f.encode(data.clone()).unwrap();
+                let n = len / s;
+                if n > 0 {
+                    // Byte b of element i lands at b * n + i; the tail stays in place.
+                    for i in 0..n {
+                        for b in 0..s {
+                            assert_eq!(enc[b * n + i], data[i * s + b], "s {s} len {len}");
+                        }
+                    }
+                    assert_eq!(enc[n * s..], data[n * s..]);
+                } else {
+                    assert_eq!(enc, data);
+                }
+                assert_eq!(f.decode(enc, len).unwrap(), data, "s {s} len {len}");
+            }
+        }
+    }
 }

@@ -3,6 +3,10 @@
 set -e
 for f in types emptyrec onerec norec; do ncgen -k classic -o $f.nc $f.cdl; done
 ncgen -k nc6 -o types64.nc types.cdl
+# netCDF-4 inputs for tests/nccopy_matrix.rs.
+ncgen -k nc4 -o groups4.nc groups4.cdl
+ncgen -k nc4 -o storage4.nc storage4.cdl
+ncgen -k nc7 -o classic7.nc classic7.cdl
 # ncgen 4.9.0 writes int64 variables as int with -k cdf5, so go through netCDF-4.
 ncgen -k nc4 -o cdf5.tmp.nc4 cdf5.cdl && nccopy -k cdf5 cdf5.tmp.nc4 cdf5.nc && rm cdf5.tmp.nc4
 mkdir -p expected

@@ -5,7 +5,7 @@
 
 use purecdf_hdf5::write::Hdf5Writer;
 
-use super::{hw, Netcdf4Writer, VarState};
+use super::{hw, Netcdf4Writer, StorageKind, VarState};
 use crate::backend::{BackendMut, Chunking, Format};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{normalize_name, DimId, GroupId, NcType, UserType, Values, VarId};
@@ -17,6 +17,9 @@ const MAX_COMPACT: u64 = 65536;
 const DEFLATE: u32 = 1;
 const SHUFFLE: u32 = 2;
 const FLETCHER32: u32 = 3;
+const SZIP: u32 = 4;
+/// Largest szip block (`NC_MAX_PIXELS_PER_BLOCK`).
+const MAX_PIXELS_PER_BLOCK: u32 = 32;
 
 impl Netcdf4Writer {
     fn classic_model(&self) -> bool {
@@ -78,26 +81,26 @@ impl Netcdf4Writer {
         v.shuffle || v.fletcher32 || v.deflate.is_some() || !v.filters.is_empty()
     }
 
-    /// The storage a variable gets: explicit, or netcdf-c's default (chunked when a
-    /// dimension is unlimited or a filter is set, else contiguous).
+    /// The storage a variable gets, as netcdf-c's `var->storage` and `var->chunksizes` decide
+    /// it: what was set explicitly (a filter switches to chunked), else chunked when a dimension
+    /// is unlimited and contiguous otherwise; chunk sizes explicit or netcdf-c's defaults.
     pub(crate) fn effective_chunking(&self, var: VarId) -> Chunking {
         let def = self.schema.var(var);
         let st = &self.vars[var.0];
-        match &st.chunking {
-            Some(Chunking::Chunked(c)) if !c.is_empty() => return Chunking::Chunked(c.clone()),
-            Some(Chunking::Contiguous) => return Chunking::Contiguous,
-            Some(Chunking::Compact) => return Chunking::Compact,
-            _ => {}
-        }
-        if def.dims.is_empty() {
-            return Chunking::Contiguous;
-        }
         let unlimited = def.dims.iter().any(|d| self.schema.dim(*d).unlimited);
-        let asked = matches!(st.chunking, Some(Chunking::Chunked(_)));
-        if unlimited || asked || self.has_filters(var) {
-            Chunking::Chunked(self.default_chunks(var))
+        let kind = st.storage.unwrap_or(if unlimited {
+            StorageKind::Chunked
         } else {
-            Chunking::Contiguous
+            StorageKind::Contiguous
+        });
+        match kind {
+            StorageKind::Compact => Chunking::Compact,
+            StorageKind::Chunked if !def.dims.is_empty() => Chunking::Chunked(
+                st.chunks
+                    .clone()
+                    .unwrap_or_else(|| self.default_chunks(var)),
+            ),
+            _ => Chunking::Contiguous,
         }
     }
 
@@ -194,6 +197,10 @@ impl BackendMut for Netcdf4Writer {
                 ErrorKind::Unlimit,
                 format!("{name}: one unlimited dimension only"),
             );
+        }
+        // The classic model keeps the 64-bit offset format's 32-bit lengths (hdf5dim.c).
+        if self.classic_model() && !unlimited && len > u64::from(u32::MAX) {
+            return fail(ErrorKind::DimSize, format!("dimension {name}"));
         }
         if len > u64::from(u32::MAX) * 2 && !unlimited {
             return fail(ErrorKind::DimSize, format!("dimension {name}"));
@@ -432,22 +439,28 @@ impl BackendMut for Netcdf4Writer {
         let has_filters = self.has_filters(var);
         let def = self.schema.var(var);
         let unlimited = def.dims.iter().any(|d| self.schema.dim(*d).unlimited);
-        match &chunking {
+        let (kind, chunks) = match &chunking {
             Chunking::Contiguous | Chunking::Compact if has_filters || unlimited => {
                 return Err(Error::new(ErrorKind::Inval));
             }
+            Chunking::Contiguous => (StorageKind::Contiguous, None),
             Chunking::Compact => {
                 let n: u64 = def.dims.iter().map(|d| self.schema.dim(*d).len).product();
                 let size = self.schema.type_size(def.typ) as u64;
                 if n.saturating_mul(size) > MAX_COMPACT {
                     return Err(Error::new(ErrorKind::VarSize));
                 }
+                (StorageKind::Compact, None)
             }
             Chunking::Chunked(_) if def.dims.is_empty() => {
                 return Err(Error::new(ErrorKind::Inval));
             }
-            // netcdf-c takes a first chunk size of 0 as "the default sizes".
-            Chunking::Chunked(c) if c.first().is_some_and(|c0| *c0 != 0) => {
+            // No sizes, or a first size of 0: netcdf-c's defaults (`nc_def_var_extra` then
+            // `nc4_find_default_chunksizes2`).
+            Chunking::Chunked(c) if c.first().is_none_or(|c0| *c0 == 0) => {
+                (StorageKind::Chunked, Some(None))
+            }
+            Chunking::Chunked(c) => {
                 if c.len() != def.dims.len() || c.contains(&0) {
                     return Err(Error::new(ErrorKind::BadChunk));
                 }
@@ -462,14 +475,14 @@ impl BackendMut for Netcdf4Writer {
                         return Err(Error::new(ErrorKind::BadChunk));
                     }
                 }
+                (StorageKind::Chunked, Some(Some(c.clone())))
             }
-            _ => {}
-        }
-        let chunking = match chunking {
-            Chunking::Chunked(c) if c.first() == Some(&0) => Chunking::Chunked(Vec::new()),
-            other => other,
         };
-        self.vars[var.0].chunking = Some(chunking);
+        let st = &mut self.vars[var.0];
+        st.storage = Some(kind);
+        if let Some(c) = chunks {
+            st.chunks = c;
+        }
         self.update_storage_info(var);
         Ok(())
     }
@@ -480,12 +493,17 @@ impl BackendMut for Netcdf4Writer {
             return Err(Error::new(ErrorKind::Inval));
         }
         self.filters_allowed(var, shuffle || level.is_some_and(|l| l > 0))?;
+        if let Some(l) = level.filter(|l| *l > 0) {
+            self.check_new_filter(var, DEFLATE, &[l])?;
+        }
         let st = &mut self.vars[var.0];
         if shuffle {
             st.shuffle = true;
+            st.storage = Some(StorageKind::Chunked);
         }
         if let Some(l) = level.filter(|l| *l > 0) {
             st.deflate = Some(l);
+            st.storage = Some(StorageKind::Chunked);
         }
         self.update_storage_info(var);
         Ok(())
@@ -496,6 +514,7 @@ impl BackendMut for Netcdf4Writer {
         self.filters_allowed(var, on)?;
         if on {
             self.vars[var.0].fletcher32 = true;
+            self.vars[var.0].storage = Some(StorageKind::Chunked);
         }
         self.update_storage_info(var);
         Ok(())
@@ -538,7 +557,13 @@ impl BackendMut for Netcdf4Writer {
         if id == 0 || id > 65535 {
             return Err(Error::new(ErrorKind::Filter));
         }
+        // Only the filters this writer can apply are available (netcdf-c: H5Zfilter_avail).
+        if !matches!(id, DEFLATE | SHUFFLE | FLETCHER32 | SZIP) {
+            return fail(ErrorKind::NoFilter, format!("filter {id}"));
+        }
+        self.check_new_filter(var, id, params)?;
         let st = &mut self.vars[var.0];
+        st.storage = Some(StorageKind::Chunked);
         match id {
             DEFLATE => st.deflate = Some(params.first().copied().unwrap_or(1)),
             SHUFFLE => st.shuffle = true,
@@ -557,6 +582,44 @@ impl BackendMut for Netcdf4Writer {
 }
 
 impl Netcdf4Writer {
+    /// netcdf-c's checks for a filter not yet on the variable (`NC4_hdf5_def_var_filter`):
+    /// deflate takes one level 0..=9 and excludes szip; szip takes an options mask and an even
+    /// block size up to 32 (and no more than the variable's elements), and excludes deflate.
+    fn check_new_filter(&self, var: VarId, id: u32, params: &[u32]) -> Result<()> {
+        let st = &self.vars[var.0];
+        let have_szip = st.filters.iter().any(|f| f.0 == SZIP);
+        match id {
+            DEFLATE if st.deflate.is_none() => {
+                let [level] = params else {
+                    return fail(ErrorKind::Filter, "deflate takes one parameter");
+                };
+                if *level > 9 || have_szip {
+                    return Err(Error::new(ErrorKind::Inval));
+                }
+            }
+            SZIP if !have_szip => {
+                let [_, ppb] = params else {
+                    return fail(ErrorKind::Filter, "szip takes two parameters");
+                };
+                if ppb % 2 != 0 || *ppb > MAX_PIXELS_PER_BLOCK || st.deflate.is_some() {
+                    return Err(Error::new(ErrorKind::Inval));
+                }
+                let def = self.schema.var(var);
+                let elems: u64 = def
+                    .dims
+                    .iter()
+                    .map(|d| self.schema.dim(*d).len)
+                    .filter(|l| *l > 0)
+                    .product();
+                if u64::from(*ppb) > elems {
+                    return Err(Error::new(ErrorKind::Inval));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// Filters are refused on scalars (NC_EINVAL) and on variable-size types (NC_EFILTER).
     fn filters_allowed(&self, var: VarId, adding: bool) -> Result<()> {
         if !adding {

@@ -13,7 +13,7 @@ use purecdf_hdf5::format::messages::layout::Layout;
 use purecdf_hdf5::write::{AttrSpec, DatasetSpec, Hdf5Writer, ObjId, Piece, StorageSpec, TypeSpec};
 
 use super::types::{attribute_parts, fill_pieces, fixed_string, hdf_type};
-use super::{hw, Netcdf4Writer, VarState};
+use super::{hw, Netcdf4Writer, StorageKind, VarState};
 use crate::backend::{Chunking, Format};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{Attribute, DimId, GroupId, NcType, Schema, VarId, ROOT};
@@ -274,11 +274,17 @@ fn create_pure_dim(nw: &mut Netcdf4Writer, d: DimId) -> Result<()> {
     Ok(())
 }
 
-fn filter_pipeline(nw: &Netcdf4Writer, v: VarId, esize: u32) -> FilterPipeline {
-    let filters = nw
-        .filter_list(v)
-        .into_iter()
-        .map(|(id, params)| match id {
+fn filter_pipeline(
+    nw: &Netcdf4Writer,
+    v: VarId,
+    dt: &Datatype,
+    chunking: &Chunking,
+    space: &Dataspace,
+) -> Result<FilterPipeline> {
+    let esize = dt.size();
+    let mut filters = Vec::new();
+    for (id, params) in nw.filter_list(v) {
+        filters.push(match id {
             // Shuffle carries the element size (libhdf5 adds it); it and deflate are optional.
             2 => FilterDesc {
                 id: 2,
@@ -292,15 +298,78 @@ fn filter_pipeline(nw: &Netcdf4Writer, v: VarId, esize: u32) -> FilterPipeline {
                 flags: 1,
                 client_data: params,
             },
+            // netcdf-c sets szip with H5Pset_szip (optional), HDF5 completes its parameters.
+            4 => FilterDesc {
+                id: 4,
+                name: None,
+                flags: 1,
+                client_data: szip_client_data(&params, dt, chunking, space)?,
+            },
             _ => FilterDesc {
                 id: id as u16,
                 name: None,
                 flags: 0,
                 client_data: params,
             },
-        })
-        .collect();
-    FilterPipeline { filters }
+        });
+    }
+    Ok(FilterPipeline { filters })
+}
+
+/// The four szip parameters HDF5 stores (`H5Pset_szip` then `H5Z_set_local_szip` of HDF5
+/// 1.10): options with K13 (1), byte order (LSB 8 / MSB 16) and raw (128) added, pixels per
+/// block, bits per pixel (the type's precision, 25–32 as 32, over 32 as 64), pixels per
+/// scanline (the chunk's fastest dimension, at most 128 blocks, or the whole dataset when a
+/// scanline is shorter than a block).
+fn szip_client_data(
+    params: &[u32],
+    dt: &Datatype,
+    chunking: &Chunking,
+    space: &Dataspace,
+) -> Result<Vec<u32>> {
+    const K13: u32 = 1;
+    const CHIP: u32 = 2;
+    const LSB: u32 = 8;
+    const MSB: u32 = 16;
+    const RAW: u32 = 128;
+    const MAX_BLOCKS_PER_SCANLINE: u64 = 128;
+    const MAX_PIXELS_PER_SCANLINE: u64 = 4096;
+    let bad = |why: &str| Error::with_detail(ErrorKind::Hdf, format!("szip: {why}"));
+    let (Some(&mask), Some(&ppb)) = (params.first(), params.get(1)) else {
+        return Err(bad("two parameters needed"));
+    };
+    let (precision, big) = match dt {
+        Datatype::FixedPoint {
+            size, big_endian, ..
+        } => (size * 8, *big_endian),
+        Datatype::FloatingPoint {
+            size, big_endian, ..
+        } => (size * 8, *big_endian),
+        _ => return Err(bad("only integer and floating-point data")),
+    };
+    let bpp = match precision {
+        p if p > 32 => 64,
+        p if p > 24 => 32,
+        p => p,
+    };
+    let Chunking::Chunked(cd) = chunking else {
+        return Err(bad("needs chunked storage"));
+    };
+    let ppb64 = u64::from(ppb);
+    let mut scanline = cd.last().copied().unwrap_or(1);
+    if scanline < ppb64 {
+        let npoints = space.num_elements().unwrap_or(0);
+        if npoints < ppb64 {
+            return Err(bad("more pixels per block than elements"));
+        }
+        scanline = (ppb64 * MAX_BLOCKS_PER_SCANLINE).min(npoints);
+    } else if scanline <= MAX_PIXELS_PER_SCANLINE {
+        scanline = (ppb64 * MAX_BLOCKS_PER_SCANLINE).min(scanline);
+    } else {
+        scanline = ppb64 * MAX_BLOCKS_PER_SCANLINE;
+    }
+    let options = ((mask | K13) & !CHIP) | if big { MSB } else { LSB } | RAW;
+    Ok(vec![options, ppb, bpp, scanline as u32])
 }
 
 fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
@@ -346,7 +415,7 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
             value: Some(nw.w.encode_pieces(&pieces).map_err(hw)?),
         }
     };
-    let filters = filter_pipeline(nw, v, dt.size());
+    let filters = filter_pipeline(nw, v, &dt, &chunking, &space)?;
     let name = hdf_name(&nw.schema, v);
     let ds =
         nw.w.create_dataset(
@@ -591,14 +660,15 @@ pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
         let ds = &vd.dataset;
         let addr = ds.header().address;
         var_addr.insert(addr);
-        let chunking = match &ds.layout {
-            Layout::Compact { .. } => Chunking::Compact,
-            Layout::Chunked { chunk_dims, .. } => Chunking::Chunked(chunk_dims.clone()),
-            _ => Chunking::Contiguous,
+        let (storage, chunks) = match &ds.layout {
+            Layout::Compact { .. } => (StorageKind::Compact, None),
+            Layout::Chunked { chunk_dims, .. } => (StorageKind::Chunked, Some(chunk_dims.clone())),
+            _ => (StorageKind::Contiguous, None),
         };
         states.push(VarState {
             ds: Some(obj(addr)?),
-            chunking: Some(chunking),
+            storage: Some(storage),
+            chunks,
             big_endian: Some(super::super::types::is_big_endian(&ds.dtype)),
             dtype: Some(ds.dtype.clone()),
             ..VarState::default()

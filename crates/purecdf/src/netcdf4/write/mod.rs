@@ -34,7 +34,7 @@ use std::path::Path;
 use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::write::{Hdf5Writer, ObjId, WriteError};
 
-use crate::backend::{Backend, Chunking, Format};
+use crate::backend::{Backend, Format};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{NcType, Schema, Values, VarId};
 use crate::selection::Hyperslab;
@@ -54,8 +54,12 @@ pub(crate) fn hw(e: WriteError) -> Error {
 pub(crate) struct VarState {
     /// The dataset (`None` until created).
     pub(crate) ds: Option<ObjId>,
-    /// Explicit storage choice (`None`: netcdf-c's default for the shape and filters).
-    pub(crate) chunking: Option<Chunking>,
+    /// netcdf-c's `var->storage` once set explicitly or by a filter (`None`: the choice
+    /// `nc_def_var` makes, chunked when a dimension is unlimited, else contiguous).
+    pub(crate) storage: Option<StorageKind>,
+    /// Explicit chunk sizes (`None`: netcdf-c's defaults). Kept while the storage is switched
+    /// to contiguous or compact, as netcdf-c keeps `var->chunksizes`.
+    pub(crate) chunks: Option<Vec<u64>>,
     pub(crate) shuffle: bool,
     pub(crate) deflate: Option<u32>,
     pub(crate) fletcher32: bool,
@@ -67,6 +71,14 @@ pub(crate) struct VarState {
     pub(crate) quantize: Option<(crate::backend::Quantize, i32)>,
     /// The HDF5 type of the dataset (once created).
     pub(crate) dtype: Option<Datatype>,
+}
+
+/// The storage class of a variable (`NC_CONTIGUOUS`, `NC_COMPACT`, `NC_CHUNKED`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StorageKind {
+    Contiguous,
+    Compact,
+    Chunked,
 }
 
 /// An open netCDF-4 file being written.
