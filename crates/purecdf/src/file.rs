@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::alloc::zeroed;
 use crate::backend::{Backend, BackendMut, Format};
 use crate::convert::{self, NcElement};
 use crate::error::{fail, Error, ErrorKind, Result};
@@ -334,19 +335,6 @@ fn raw_size(typ: NcType, name: &str) -> Result<usize> {
             format!("{name}: raw bytes need a fixed-size atomic type"),
         ),
     }
-}
-
-/// A vector of `n` default values, or NC_ENOMEM (instead of an abort) when a size taken from a
-/// file's header cannot be allocated. The probe reserves without touching memory; the vector
-/// itself comes from `vec!`, which gets zeroed pages lazily from the allocator for the numeric
-/// types rather than writing every element.
-fn zeroed<T: Clone + Default>(n: usize) -> Result<Vec<T>> {
-    let mut probe: Vec<T> = Vec::new();
-    probe
-        .try_reserve_exact(n)
-        .map_err(|_| Error::with_detail(ErrorKind::NoMem, format!("{n} elements")))?;
-    drop(probe);
-    Ok(vec![T::default(); n])
 }
 
 /// Options for creating a file.

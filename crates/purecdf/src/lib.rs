@@ -19,6 +19,7 @@
 //! [`Extents`] built from ranges, indices and `(start, count, stride)`. Differences: errors carry the
 //! netCDF error kind plus file and object context; scale/offset is never applied implicitly.
 
+mod alloc;
 pub(crate) mod backend;
 pub mod cdl;
 pub mod classic;

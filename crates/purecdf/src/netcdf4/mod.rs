@@ -205,7 +205,9 @@ impl Backend for Netcdf4File {
             let typ = self.schema.var(var).typ;
             let ns = typ.atomic_size().ok_or(ErrorKind::BadType)?;
             let n = out.len() / ns.max(1);
-            let mut tmp = zeroed_bytes(n.checked_mul(dt.size() as usize).ok_or(ErrorKind::NoMem)?)?;
+            let mut tmp = crate::alloc::zeroed::<u8>(
+                n.checked_mul(dt.size() as usize).ok_or(ErrorKind::NoMem)?,
+            )?;
             vd.dataset.read_slab_into(&sel, &mut tmp).map_err(hdf)?;
             return types::convert_to_native(dt, typ, &tmp, out);
         }
@@ -240,15 +242,4 @@ impl Backend for Netcdf4File {
             _ => crate::backend::read_atomic_values(self, var, slab),
         }
     }
-}
-
-/// `n` zero bytes, or NC_ENOMEM (instead of an abort) when a size taken from a file cannot be
-/// allocated: the probe reserves without touching memory, then `vec!` gets lazily zeroed pages.
-fn zeroed_bytes(n: usize) -> Result<Vec<u8>> {
-    let mut probe: Vec<u8> = Vec::new();
-    probe
-        .try_reserve_exact(n)
-        .map_err(|_| Error::with_detail(ErrorKind::NoMem, format!("{n} bytes")))?;
-    drop(probe);
-    Ok(vec![0; n])
 }
