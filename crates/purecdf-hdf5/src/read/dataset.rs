@@ -316,6 +316,11 @@ impl Dataset {
                 "dataset size",
             )
         })? as usize;
+        // No elements: nothing to read, and no fill value to build (the element size is bounded
+        // only by the output, which is empty).
+        if total == 0 {
+            return Ok(Vec::new());
+        }
         let fill = self.fill_bytes();
         let mut out = vec![0u8; total];
         crate::read::slab::fill_with(&mut out, &fill);

@@ -130,3 +130,6 @@ mod corrupt;
 
 /// Bad CDL through `purecdf::cdl::parse`.
 mod cdl;
+
+/// HDF5 fuzz findings through `purecdf_hdf5` and `purecdf::open_mem`.
+mod hdf5;
