@@ -17,13 +17,7 @@ use purecdf_hdf5::write::{
 };
 
 fn i32t() -> Datatype {
-    Datatype::FixedPoint {
-        size: 4,
-        big_endian: false,
-        signed: true,
-        bit_offset: 0,
-        precision: 32,
-    }
+    Datatype::integer(4, true, false)
 }
 
 fn f64t() -> Datatype {
@@ -32,13 +26,7 @@ fn f64t() -> Datatype {
 
 fn vstr() -> Datatype {
     Datatype::VarLen {
-        base: Box::new(Datatype::FixedPoint {
-            size: 1,
-            big_endian: false,
-            signed: false,
-            bit_offset: 0,
-            precision: 8,
-        }),
+        base: Box::new(Datatype::integer(1, false, false)),
         is_string: true,
         padding: StringPadding::NullTerminate,
         charset: Charset::Utf8,

@@ -79,22 +79,26 @@ pub struct BTreeV2 {
     pub total_records: u64,
 }
 
+/// Bytes of a v2 B-tree header: signature, version, type, node size, record size, depth, split
+/// and merge percents, root address, root record count, total records, checksum.
+pub fn header_len(sizes: SizeParams) -> u64 {
+    4 + 1
+        + 1
+        + 4
+        + 2
+        + 2
+        + 1
+        + 1
+        + u64::from(sizes.offset_size)
+        + 2
+        + u64::from(sizes.length_size)
+        + 4
+}
+
 impl BTreeV2 {
     /// Reads the header at `address`.
     pub fn read(source: &dyn ByteSource, address: u64, sizes: SizeParams) -> FormatResult<BTreeV2> {
-        let len = 4
-            + 1
-            + 1
-            + 4
-            + 2
-            + 2
-            + 1
-            + 1
-            + u64::from(sizes.offset_size)
-            + 2
-            + u64::from(sizes.length_size)
-            + 4;
-        let block = read_block(source, address, len, "v2 B-tree header")?;
+        let block = read_block(source, address, header_len(sizes), "v2 B-tree header")?;
         let mut c = Cursor::new(&block, address, "v2 B-tree header");
         c.signature(b"BTHD")?;
         let version = c.u8()?;

@@ -42,20 +42,8 @@ impl TreeSpec {
     }
 }
 
-/// Bytes of a v2 B-tree header.
-pub fn header_len(sizes: SizeParams) -> u64 {
-    4 + 1
-        + 1
-        + 4
-        + 2
-        + 2
-        + 1
-        + 1
-        + u64::from(sizes.offset_size)
-        + 2
-        + u64::from(sizes.length_size)
-        + 4
-}
+/// Bytes of a v2 B-tree header (the reader's layout).
+pub use crate::format::btree_v2::header_len;
 
 /// The shape of a subtree: records it holds and its children (empty for a leaf).
 struct Shape {

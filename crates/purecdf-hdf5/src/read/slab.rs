@@ -549,7 +549,37 @@ fn copy_selection(
     esize: usize,
     out: &OutPtr,
 ) {
+    for_each_run(block_dims, origin, slab, esize, |s, t, n, step| {
+        if step == esize {
+            if let Some(a) = block.get(s..s + n * esize) {
+                out.write(t, a);
+            }
+        } else {
+            for i in 0..n {
+                if let Some(a) = block.get(s + i * step..s + i * step + esize) {
+                    out.write(t + i * esize, a);
+                }
+            }
+        }
+    });
+}
+
+/// Calls `run(block_byte, slab_byte, n, step)` for every run of selected elements inside the
+/// block at `origin` of `block_dims`: `n` elements starting at those byte offsets, `step` bytes
+/// apart in the block (`esize` when the selection is contiguous there) and adjacent in the
+/// selection buffer.
+pub(crate) fn for_each_run(
+    block_dims: &[u64],
+    origin: &[u64],
+    slab: &Slab,
+    esize: usize,
+    mut run: impl FnMut(usize, usize, usize, usize),
+) {
     let rank = block_dims.len();
+    if rank == 0 {
+        run(0, 0, 1, esize);
+        return;
+    }
     let mut ks = Vec::with_capacity(rank);
     for d in 0..rank {
         match k_range(origin[d], block_dims[d], slab, d) {
@@ -558,9 +588,10 @@ fn copy_selection(
         }
     }
     let last = rank - 1;
+    let n = (ks[last].1 - ks[last].0 + 1) as usize;
+    let step = slab.stride[last] as usize * esize;
     let mut k: Vec<u64> = ks.iter().map(|r| r.0).collect();
     loop {
-        // Source and destination of the first element of this run along the last dimension.
         let mut src = 0u64;
         let mut dst = 0u64;
         for d in 0..rank {
@@ -568,20 +599,7 @@ fn copy_selection(
             src = src * block_dims[d] + (pos - origin[d]);
             dst = dst * slab.count[d] + k[d];
         }
-        let n = (ks[last].1 - ks[last].0 + 1) as usize;
-        let (s, t) = (src as usize * esize, dst as usize * esize);
-        if slab.stride[last] == 1 {
-            if let Some(a) = block.get(s..s + n * esize) {
-                out.write(t, a);
-            }
-        } else {
-            let step = slab.stride[last] as usize * esize;
-            for i in 0..n {
-                if let Some(a) = block.get(s + i * step..s + i * step + esize) {
-                    out.write(t + i * esize, a);
-                }
-            }
-        }
+        run(src as usize * esize, dst as usize * esize, n, step);
         let mut d = last;
         loop {
             if d == 0 {

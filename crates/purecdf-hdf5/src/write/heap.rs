@@ -31,6 +31,19 @@ pub enum Piece {
 }
 
 impl Piece {
+    /// Appends fixed-size bytes to `pieces`, joining them to a last [`Piece::Bytes`] so runs of
+    /// fixed-size data stay one piece.
+    pub fn push_bytes(pieces: &mut Vec<Piece>, b: &[u8]) {
+        if b.is_empty() {
+            return;
+        }
+        if let Some(Piece::Bytes(last)) = pieces.last_mut() {
+            last.extend_from_slice(b);
+        } else {
+            pieces.push(Piece::Bytes(b.to_vec()));
+        }
+    }
+
     /// True when this piece (or one inside it) refers to an object.
     pub fn has_refs(&self) -> bool {
         match self {

@@ -343,7 +343,7 @@ impl Loader {
             return Err(unsupported("types nested more than 32 deep"));
         }
         match dt {
-            _ if !needs_walk(dt) => push_bytes(out, e),
+            _ if !needs_walk(dt) => Piece::push_bytes(out, e),
             Datatype::Reference { kind: 0, .. } if e.len() >= 8 => {
                 let addr = u64::from_le_bytes(e[..8].try_into().unwrap_or([0; 8]));
                 if addr == 0 || addr == u64::MAX {
@@ -395,11 +395,11 @@ impl Loader {
                     if at < pos || end > e.len() {
                         return Err(unsupported("overlapping compound members"));
                     }
-                    push_bytes(out, &e[pos..at]);
+                    Piece::push_bytes(out, &e[pos..at]);
                     self.pieces(&m.dtype, &e[at..end], out, depth + 1)?;
                     pos = end;
                 }
-                push_bytes(out, &e[pos..(*size as usize).min(e.len())]);
+                Piece::push_bytes(out, &e[pos..(*size as usize).min(e.len())]);
             }
             Datatype::Array { base, .. } => {
                 let bs = base.size() as usize;
@@ -407,7 +407,7 @@ impl Loader {
                     self.pieces(base, x, out, depth + 1)?;
                 }
             }
-            _ => push_bytes(out, e),
+            _ => Piece::push_bytes(out, e),
         }
         Ok(())
     }
@@ -439,16 +439,5 @@ fn needs_walk(dt: &Datatype) -> bool {
         Datatype::Compound { members, .. } => members.iter().any(|m| needs_walk(&m.dtype)),
         Datatype::Array { base, .. } => needs_walk(base),
         _ => false,
-    }
-}
-
-fn push_bytes(out: &mut Vec<Piece>, b: &[u8]) {
-    if b.is_empty() {
-        return;
-    }
-    if let Some(Piece::Bytes(last)) = out.last_mut() {
-        last.extend_from_slice(b);
-    } else {
-        out.push(Piece::Bytes(b.to_vec()));
     }
 }

@@ -2,59 +2,8 @@
 //! stride) and a block of the dataset (a chunk, or the whole dataset): the inverse of what
 //! reading does, for writes, and the same direction for reading back cached chunks.
 
-use crate::read::slab::k_range;
+pub(crate) use crate::read::slab::for_each_run;
 use crate::read::Slab;
-
-/// Calls `run(block_byte, slab_byte, n, step)` for every run of selected elements inside the
-/// block at `origin` of `block_dims`: `n` elements starting at those byte offsets, `step` bytes
-/// apart in the block (`esize` when the selection is contiguous there) and adjacent in the
-/// selection buffer.
-pub(crate) fn for_each_run(
-    block_dims: &[u64],
-    origin: &[u64],
-    slab: &Slab,
-    esize: usize,
-    mut run: impl FnMut(usize, usize, usize, usize),
-) {
-    let rank = block_dims.len();
-    if rank == 0 {
-        run(0, 0, 1, esize);
-        return;
-    }
-    let mut ks = Vec::with_capacity(rank);
-    for d in 0..rank {
-        match k_range(origin[d], block_dims[d], slab, d) {
-            Some(r) => ks.push(r),
-            None => return,
-        }
-    }
-    let last = rank - 1;
-    let n = (ks[last].1 - ks[last].0 + 1) as usize;
-    let step = slab.stride[last] as usize * esize;
-    let mut k: Vec<u64> = ks.iter().map(|r| r.0).collect();
-    loop {
-        let mut src = 0u64;
-        let mut dst = 0u64;
-        for d in 0..rank {
-            let pos = slab.start[d] + k[d] * slab.stride[d];
-            src = src * block_dims[d] + (pos - origin[d]);
-            dst = dst * slab.count[d] + k[d];
-        }
-        run(src as usize * esize, dst as usize * esize, n, step);
-        let mut d = last;
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            k[d] += 1;
-            if k[d] <= ks[d].1 {
-                break;
-            }
-            k[d] = ks[d].0;
-        }
-    }
-}
 
 /// Copies the selected elements of `data` (selection-shaped) that fall in the block into it.
 pub(crate) fn scatter(

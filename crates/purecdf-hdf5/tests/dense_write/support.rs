@@ -18,13 +18,7 @@ use purecdf_hdf5::write::{
 };
 
 pub(crate) fn i32t() -> Datatype {
-    Datatype::FixedPoint {
-        size: 4,
-        big_endian: false,
-        signed: true,
-        bit_offset: 0,
-        precision: 32,
-    }
+    Datatype::integer(4, true, false)
 }
 
 pub(crate) fn ints_attr(name: &str, v: &[i32]) -> AttrSpec {
@@ -241,13 +235,7 @@ pub(crate) fn build(path: &Path) -> State {
         AttrSpec {
             name: "names".into(),
             dtype: TypeSpec::Inline(Datatype::VarLen {
-                base: Box::new(Datatype::FixedPoint {
-                    size: 1,
-                    big_endian: false,
-                    signed: false,
-                    bit_offset: 0,
-                    precision: 8,
-                }),
+                base: Box::new(Datatype::integer(1, false, false)),
                 is_string: true,
                 padding: StringPadding::NullTerminate,
                 charset: Charset::Utf8,

@@ -1,62 +1,12 @@
 //! HDF5 inputs found by the `hdf5_open` and `hdf5_update` fuzz targets (`tests/data/read_bad`,
-//! `tests/data/update_bad`), replayed under this binary's capped allocator: walking every group
-//! and attribute, reading every dataset whose data is small (HDF5 File Format Specification v3.0,
-//! datatype and dataspace messages give the sizes), then reading every small netCDF variable.
-//! Errors are fine; a panic, a hang or an allocation beyond [`crate::ALLOC_LIMIT`] fails.
+//! `tests/data/update_bad`), replayed under this binary's capped allocator through what the
+//! `hdf5_open` target does (`fuzz/common/hdf5_read.rs`). Errors are fine; a panic, a hang or an
+//! allocation beyond [`crate::ALLOC_LIMIT`] fails.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use purecdf_hdf5::read::{Dataset, Group, Hdf5File};
-
-/// Datasets and variables with more data than this are not read whole (as in the fuzz target).
-const READ_LIMIT: u64 = 1 << 20;
-
-fn walk(f: &Hdf5File, g: &Group, depth: usize) {
-    if depth > 8 {
-        return;
-    }
-    let _ = g.attributes();
-    let Ok(members) = g.members() else { return };
-    for m in members {
-        let Some(addr) = m.address else { continue };
-        if let Ok(ds) = Dataset::load(f, addr) {
-            let _ = ds.attributes();
-            let _ = ds.chunks();
-            let small = ds
-                .space
-                .num_elements()
-                .and_then(|n| n.checked_mul(ds.element_size()))
-                .is_some_and(|b| b <= READ_LIMIT);
-            if small {
-                let _ = ds.read_raw();
-            }
-        } else if let Ok(child) = Group::load(f, addr) {
-            walk(f, &child, depth + 1);
-        }
-    }
-}
-
-fn replay(bytes: Vec<u8>) -> Result<(), String> {
-    if let Ok(f) = Hdf5File::open(Arc::new(bytes.clone())) {
-        if let Ok(root) = f.root() {
-            walk(&f, &root, 0);
-        }
-    }
-    if let Ok(file) = purecdf::open_mem(bytes) {
-        for v in file.variables() {
-            let bytes = v
-                .shape()
-                .iter()
-                .try_fold(8u64, |a, d| a.checked_mul(*d))
-                .unwrap_or(u64::MAX);
-            if bytes <= READ_LIMIT {
-                let _ = v.get_raw_values(..);
-            }
-        }
-    }
-    Ok(())
-}
+use purecdf_hdf5::read::{Dataset, Hdf5File};
 
 /// Every committed fuzz finding behaves.
 #[test]
@@ -77,7 +27,10 @@ fn fuzz_findings_read_within_bounds() {
         }
     }
     assert!(cases.len() >= 2, "fuzz findings missing: {}", cases.len());
-    crate::run_cases("hdf5 fuzz findings", cases, |_, bytes| replay(bytes));
+    crate::run_cases("hdf5 fuzz findings", cases, |_, bytes| {
+        crate::hdf5_read::read_everything(&bytes);
+        Ok(())
+    });
 }
 
 /// The dataset of `empty_dataset_huge_element.h5` has no elements and a datatype of about 1 GB:

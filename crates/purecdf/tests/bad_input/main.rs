@@ -133,3 +133,7 @@ mod cdl;
 
 /// HDF5 fuzz findings through `purecdf_hdf5` and `purecdf::open_mem`.
 mod hdf5;
+
+/// The `hdf5_open` fuzz target's reading, shared with it.
+#[path = "../../../../fuzz/common/hdf5_read.rs"]
+mod hdf5_read;

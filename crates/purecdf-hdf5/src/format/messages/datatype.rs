@@ -377,6 +377,17 @@ fn name(c: &mut Cursor<'_>, padded: bool) -> FormatResult<String> {
 }
 
 impl Datatype {
+    /// A two's-complement (`signed`) or unsigned integer of `size` bytes, every bit used.
+    pub fn integer(size: u32, signed: bool, big_endian: bool) -> Datatype {
+        Datatype::FixedPoint {
+            size,
+            big_endian,
+            signed,
+            bit_offset: 0,
+            precision: (size * 8) as u16,
+        }
+    }
+
     /// An IEEE 754 binary32 float in the given byte order.
     pub fn ieee_f32(big_endian: bool) -> Datatype {
         Self::ieee(4, big_endian, 8, 23, 127)

@@ -28,20 +28,10 @@ fn hidden(name: &str) -> bool {
     RESERVED.contains(&name)
 }
 
-fn int32() -> Datatype {
-    Datatype::FixedPoint {
-        size: 4,
-        big_endian: false,
-        signed: true,
-        bit_offset: 0,
-        precision: 32,
-    }
-}
-
 fn i32_attr(name: &str, values: &[i32], scalar: bool) -> AttrSpec {
     AttrSpec {
         name: name.into(),
-        dtype: TypeSpec::Inline(int32()),
+        dtype: TypeSpec::Inline(Datatype::integer(4, true, false)),
         space: if scalar {
             Dataspace::Scalar
         } else {
@@ -491,7 +481,7 @@ fn attach_scales(nw: &mut Netcdf4Writer) -> Result<()> {
             CompoundMember {
                 name: "dimension".into(),
                 offset: 8,
-                dtype: int32(),
+                dtype: Datatype::integer(4, true, false),
             },
         ],
     };

@@ -16,20 +16,10 @@ pub(crate) fn hdf_type(schema: &Schema, t: NcType, big_endian: bool) -> Result<D
     hdf_type_depth(schema, t, big_endian, 0)
 }
 
-fn int(size: u32, signed: bool, big_endian: bool) -> Datatype {
-    Datatype::FixedPoint {
-        size,
-        big_endian,
-        signed,
-        bit_offset: 0,
-        precision: (size * 8) as u16,
-    }
-}
-
 /// The HDF5 type of a variable-length string.
 pub(crate) fn vlen_string() -> Datatype {
     Datatype::VarLen {
-        base: Box::new(int(1, false, false)),
+        base: Box::new(Datatype::integer(1, false, false)),
         is_string: true,
         padding: StringPadding::NullTerminate,
         charset: Charset::Utf8,
@@ -50,14 +40,14 @@ fn hdf_type_depth(schema: &Schema, t: NcType, be: bool, depth: u32) -> Result<Da
         return fail(ErrorKind::BadType, "user types nested too deep");
     }
     Ok(match t {
-        NcType::Byte => int(1, true, be),
-        NcType::UByte => int(1, false, be),
-        NcType::Short => int(2, true, be),
-        NcType::UShort => int(2, false, be),
-        NcType::Int => int(4, true, be),
-        NcType::UInt => int(4, false, be),
-        NcType::Int64 => int(8, true, be),
-        NcType::UInt64 => int(8, false, be),
+        NcType::Byte => Datatype::integer(1, true, be),
+        NcType::UByte => Datatype::integer(1, false, be),
+        NcType::Short => Datatype::integer(2, true, be),
+        NcType::UShort => Datatype::integer(2, false, be),
+        NcType::Int => Datatype::integer(4, true, be),
+        NcType::UInt => Datatype::integer(4, false, be),
+        NcType::Int64 => Datatype::integer(8, true, be),
+        NcType::UInt64 => Datatype::integer(8, false, be),
         NcType::Float => Datatype::ieee_f32(be),
         NcType::Double => Datatype::ieee_f64(be),
         NcType::Char => fixed_string(1),
@@ -157,7 +147,7 @@ pub(crate) fn value_pieces(
         if be {
             b.reverse();
         }
-        push_bytes(out, &b);
+        Piece::push_bytes(out, &b);
     };
     match (t, v) {
         (NcType::Byte, Value::Byte(x)) => bytes(&x.to_le_bytes()),
@@ -192,7 +182,7 @@ pub(crate) fn value_pieces(
                         if at < pos {
                             return fail(ErrorKind::BadType, "overlapping compound fields");
                         }
-                        push_bytes(out, &vec![0u8; at - pos]);
+                        Piece::push_bytes(out, &vec![0u8; at - pos]);
                         let (base, n) = match &m.dtype {
                             Datatype::Array { base, dims } => {
                                 (base.as_ref(), dims.iter().map(|d| *d as usize).product())
@@ -211,7 +201,7 @@ pub(crate) fn value_pieces(
                         }
                         pos = at + m.dtype.size() as usize;
                     }
-                    push_bytes(out, &vec![0u8; (*size as usize).saturating_sub(pos)]);
+                    Piece::push_bytes(out, &vec![0u8; (*size as usize).saturating_sub(pos)]);
                 }
                 (
                     UserTypeKind::Vlen { base },
@@ -230,12 +220,12 @@ pub(crate) fn value_pieces(
                 }
                 (UserTypeKind::Enum { base, .. }, Value::Enum(x), _) => {
                     let size = schema.type_size(*base);
-                    push_bytes(out, &int_bytes(*x, size, be));
+                    Piece::push_bytes(out, &int_bytes(*x, size, be));
                 }
                 (UserTypeKind::Opaque { size }, Value::Opaque(b), _) => {
                     let mut b = b.clone();
                     b.resize(*size, 0);
-                    push_bytes(out, &b);
+                    Piece::push_bytes(out, &b);
                 }
                 _ => return fail(ErrorKind::BadType, "value does not match its user type"),
             }
@@ -351,15 +341,4 @@ pub(crate) fn attribute_parts(
         max_dims: vec![Some(n as u64)],
     };
     Ok((dt, space, values_pieces(schema, t, v, false)?))
-}
-
-fn push_bytes(out: &mut Vec<Piece>, b: &[u8]) {
-    if b.is_empty() {
-        return;
-    }
-    if let Some(Piece::Bytes(last)) = out.last_mut() {
-        last.extend_from_slice(b);
-    } else {
-        out.push(Piece::Bytes(b.to_vec()));
-    }
 }
