@@ -31,10 +31,22 @@ use crate::read::Hdf5File;
 /// Deepest nesting of virtual datasets reading one another.
 pub(crate) const MAX_DEPTH: u32 = 8;
 /// Most printf blocks looked for in one mapping.
-const MAX_PRINTF_BLOCKS: u64 = 1 << 16;
+const MAX_PRINTF_BLOCKS: u64 = 1 << 14;
+/// Most source datasets opened for one top-level operation (extent, read) on a virtual dataset,
+/// nested ones included: bounds the work a file whose virtual datasets read one another many
+/// times over can ask for.
+const MAX_SOURCE_OPENS: u32 = 1 << 14;
 
 thread_local! {
     static DEPTH: Cell<u32> = const { Cell::new(0) };
+    static OPENS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Starts a new source-open budget when called outside any nested virtual read.
+fn top_level() {
+    if DEPTH.with(Cell::get) == 0 {
+        OPENS.with(|c| c.set(0));
+    }
 }
 
 /// Runs `f` one virtual level deeper, or fails past [`MAX_DEPTH`].
@@ -105,6 +117,18 @@ fn printf_name(name: &str, b: u64) -> String {
 /// then reads the fill value).
 fn open_source(vds: &Dataset, file: &str, dataset: &str) -> FormatResult<Option<Dataset>> {
     let at = vds.header().address;
+    let opens = OPENS.with(|c| {
+        let n = c.get().saturating_add(1);
+        c.set(n);
+        n
+    });
+    if opens > MAX_SOURCE_OPENS {
+        return Err(FormatError::new(
+            FormatErrorKind::LimitExceeded(u64::from(MAX_SOURCE_OPENS)),
+            at,
+            "virtual dataset sources",
+        ));
+    }
     let f = if file == "." {
         vds.file().clone()
     } else {
@@ -127,7 +151,7 @@ fn open_source(vds: &Dataset, file: &str, dataset: &str) -> FormatResult<Option<
     }
     match nested(at, || Dataset::load(&f, addr)) {
         Ok(d) => Ok(Some(d)),
-        Err(e) if e.kind == FormatErrorKind::LimitExceeded(u64::from(MAX_DEPTH)) => Err(e),
+        Err(e) if matches!(e.kind, FormatErrorKind::LimitExceeded(_)) => Err(e),
         Err(_) => Ok(None),
     }
 }
@@ -138,6 +162,7 @@ pub(crate) fn extent(vds: &Dataset, mappings: &[Mapping]) -> FormatResult<Option
     let Dataspace::Simple { dims, .. } = &vds.space else {
         return Ok(None);
     };
+    top_level();
     let rank = dims.len();
     let mut new: Vec<Option<u64>> = vec![None; rank];
     let mut min = vec![0u64; rank];
@@ -218,10 +243,26 @@ fn bounds_into(s: &Selection, skip: Option<usize>, min: &mut [u64]) {
     }
 }
 
+/// True when a name changes with the block number.
+fn has_block_number(m: &Mapping) -> bool {
+    printf_name(&m.file, 0) != printf_name(&m.file, 1)
+        || printf_name(&m.dataset, 0) != printf_name(&m.dataset, 1)
+}
+
+/// Blocks a printf mapping may have: without `%b` in its names every block would be the same
+/// source, so only the first counts.
+fn printf_limit(m: &Mapping) -> u64 {
+    if has_block_number(m) {
+        MAX_PRINTF_BLOCKS
+    } else {
+        1
+    }
+}
+
 /// How many printf blocks have a source, counting from block 0 to the first missing one.
 fn printf_blocks_present(vds: &Dataset, m: &Mapping) -> FormatResult<u64> {
     let mut k = 0;
-    while k < MAX_PRINTF_BLOCKS {
+    while k < printf_limit(m) {
         let src = open_source(vds, &printf_name(&m.file, k), &printf_name(&m.dataset, k))?;
         if src.is_none() {
             break;
@@ -237,6 +278,7 @@ pub(crate) fn materialize(vds: &Dataset, mappings: &[Mapping], out: &mut [u8]) -
     let dims = vds.space.dims().to_vec();
     let esize = vds.element_size() as usize;
     let limit = (out.len() / esize.max(1)) as u64;
+    top_level();
     crate::read::slab::fill_with(out, &vds.fill_bytes());
     for m in mappings {
         match (unlimited_dim(&m.target), unlimited_dim(&m.source)) {
@@ -267,7 +309,7 @@ pub(crate) fn materialize(vds: &Dataset, mappings: &[Mapping], out: &mut [u8]) -
             (Some((d, vh)), None) => {
                 let stride = vh.stride.max(1);
                 let mut b = 0u64;
-                while b < MAX_PRINTF_BLOCKS {
+                while b < printf_limit(m) {
                     let first = b.saturating_mul(stride).saturating_add(vh.start);
                     if dims.get(d).is_none_or(|e| first >= *e) {
                         break;
@@ -445,6 +487,7 @@ fn convert(from: &Datatype, x: &[u8], to: &Datatype, y: &mut [u8]) {
 
 /// Bytes of the files the mappings' sources are in (bounds what reading them may allocate).
 pub(crate) fn source_bytes(vds: &Dataset, mappings: &[Mapping]) -> FormatResult<u64> {
+    top_level();
     let mut n = 0u64;
     for m in mappings {
         if let Some(src) = open_source(vds, &m.file, &m.dataset)? {
