@@ -1,6 +1,8 @@
 //! Navigation the user sees: [`Hdf5File`] (superblock + object loading), groups (old-style symbol
 //! tables, compact links, dense links), datasets (type, shape, layout, filters, chunk enumeration
-//! and reading with parallel chunk decoding) and attributes.
+//! and reading with parallel chunk decoding; virtual datasets read from their sources) and
+//! attributes. Soft and external links are followed as HDF5 follows them; the files external
+//! links and virtual datasets lead to are found and kept as [`family`] describes.
 //!
 //! Opening reads only the superblock; every object header is read when first asked for. Messages
 //! shared through the shared object header message table (found through the superblock
