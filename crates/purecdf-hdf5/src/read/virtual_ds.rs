@@ -286,12 +286,8 @@ pub(crate) fn materialize(vds: &Dataset, mappings: &[Mapping], out: &mut [u8]) -
                 let Some(src) = open_source(vds, &m.file, &m.dataset)? else {
                     continue;
                 };
-                let s = runs(&m.source, src.space.dims(), limit)?;
                 let t = runs(&m.target, &dims, limit)?;
-                if count(&s) != count(&t) {
-                    return Err(bad(count(&s), at));
-                }
-                copy(&src, &s, vds, &t, out)?;
+                copy(&src, &m.source, vds, &t, true, limit, out)?;
             }
             (Some((d, vh)), Some((sd, sh))) => {
                 let Some(src) = open_source(vds, &m.file, &m.dataset)? else {
@@ -299,12 +295,10 @@ pub(crate) fn materialize(vds: &Dataset, mappings: &[Mapping], out: &mut [u8]) -
                 };
                 let sdims = src.space.dims();
                 let n = sdims.get(sd).map_or(0, |e| selected_below(&sh, *e));
-                let s = runs(&m.source, sdims, limit)?;
                 let mut target = m.target.clone();
                 clip_to(&mut target, d, vh, n);
                 let t = runs(&target, &dims, limit)?;
-                let k = count(&s).min(count(&t));
-                copy(&src, &truncate(&s, k), vds, &truncate(&t, k), out)?;
+                copy(&src, &m.source, vds, &t, false, limit, out)?;
             }
             (Some((d, vh)), None) => {
                 let stride = vh.stride.max(1);
@@ -317,7 +311,6 @@ pub(crate) fn materialize(vds: &Dataset, mappings: &[Mapping], out: &mut [u8]) -
                     let src =
                         open_source(vds, &printf_name(&m.file, b), &printf_name(&m.dataset, b))?;
                     if let Some(src) = src {
-                        let s = runs(&m.source, src.space.dims(), limit)?;
                         let mut target = m.target.clone();
                         if let Selection::Regular(hs) = &mut target {
                             hs[d] = HyperDim {
@@ -328,8 +321,7 @@ pub(crate) fn materialize(vds: &Dataset, mappings: &[Mapping], out: &mut [u8]) -
                             };
                         }
                         let t = runs(&target, &dims, limit)?;
-                        let k = count(&s).min(count(&t));
-                        copy(&src, &truncate(&s, k), vds, &truncate(&t, k), out)?;
+                        copy(&src, &m.source, vds, &t, false, limit, out)?;
                     }
                     b += 1;
                 }
@@ -373,14 +365,128 @@ fn truncate(r: &[Run], mut k: u64) -> Vec<Run> {
     out
 }
 
-/// Copies the source elements the runs `s` pick into the virtual elements the runs `t` pick,
-/// converting between the two datatypes when they differ.
-fn copy(src: &Dataset, s: &[Run], vds: &Dataset, t: &[Run], out: &mut [u8]) -> FormatResult<()> {
+/// The smallest block of `dims` holding every element `sel` picks (unlimited parts clipped to
+/// `dims`): first index and extent per dimension; `None` when nothing is picked.
+fn bounding_box(sel: &Selection, dims: &[u64]) -> Option<(Vec<u64>, Vec<u64>)> {
+    let rank = dims.len();
+    let (lo, hi): (Vec<u64>, Vec<u64>) = match sel {
+        Selection::None => return None,
+        Selection::All => (vec![0; rank], dims.to_vec()),
+        Selection::Regular(hs) => hs
+            .iter()
+            .zip(dims)
+            .map(|(h, d)| {
+                let end = if h.count == UNLIMITED || h.block == UNLIMITED {
+                    *d
+                } else {
+                    h.count
+                        .saturating_sub(1)
+                        .saturating_mul(h.stride)
+                        .saturating_add(h.start)
+                        .saturating_add(h.block)
+                        .min(*d)
+                };
+                (h.start, end)
+            })
+            .unzip(),
+        Selection::Blocks { blocks, .. } => {
+            let mut lo = vec![u64::MAX; rank];
+            let mut hi = vec![0u64; rank];
+            for (a, b) in blocks {
+                for d in 0..rank.min(a.len()).min(b.len()) {
+                    lo[d] = lo[d].min(a[d]);
+                    hi[d] = hi[d].max(b[d].saturating_add(1).min(dims[d]));
+                }
+            }
+            (lo, hi)
+        }
+        Selection::Points { points, .. } => {
+            let mut lo = vec![u64::MAX; rank];
+            let mut hi = vec![0u64; rank];
+            for p in points {
+                for d in 0..rank.min(p.len()) {
+                    lo[d] = lo[d].min(p[d]);
+                    hi[d] = hi[d].max(p[d].saturating_add(1).min(dims[d]));
+                }
+            }
+            (lo, hi)
+        }
+    };
+    if lo.len() != rank || lo.iter().zip(&hi).any(|(a, b)| a >= b) {
+        return None;
+    }
+    let count = lo.iter().zip(&hi).map(|(a, b)| b - a).collect();
+    Some((lo, count))
+}
+
+/// `sel` moved by `-lo` (coordinates relative to a block starting at `lo`).
+fn shifted(sel: &Selection, lo: &[u64]) -> Selection {
+    let sub = |v: &[u64]| -> Vec<u64> {
+        v.iter()
+            .zip(lo)
+            .map(|(x, l)| x.saturating_sub(*l))
+            .collect()
+    };
+    match sel {
+        Selection::Regular(hs) => Selection::Regular(
+            hs.iter()
+                .zip(lo)
+                .map(|(h, l)| HyperDim {
+                    start: h.start.saturating_sub(*l),
+                    ..*h
+                })
+                .collect(),
+        ),
+        Selection::Blocks { rank, blocks } => Selection::Blocks {
+            rank: *rank,
+            blocks: blocks.iter().map(|(a, b)| (sub(a), sub(b))).collect(),
+        },
+        Selection::Points { rank, points } => Selection::Points {
+            rank: *rank,
+            points: points.iter().map(|p| sub(p)).collect(),
+        },
+        other => other.clone(),
+    }
+}
+
+/// Copies the source elements `sel` picks into the virtual elements the runs `t` pick, in
+/// order, converting between the two datatypes when they differ. Only the block of the source
+/// that holds the selection is read. With `exact`, both sides must pick as many elements (fixed
+/// mappings); otherwise the shorter side sets how many are copied (clipped unlimited ones).
+fn copy(
+    src: &Dataset,
+    sel: &Selection,
+    vds: &Dataset,
+    t: &[Run],
+    exact: bool,
+    limit: u64,
+    out: &mut [u8],
+) -> FormatResult<()> {
     let at = vds.header().address;
+    let sdims = src.space.dims();
+    let Some((lo, extent)) = bounding_box(sel, sdims) else {
+        if exact && count(t) != 0 {
+            return Err(bad(count(t), at));
+        }
+        return Ok(());
+    };
+    // Selections outside the source are checked against its real extent first.
+    let s = runs(sel, sdims, limit)?;
+    if exact && count(&s) != count(t) {
+        return Err(bad(count(&s), at));
+    }
+    let s = runs(&shifted(sel, &lo), &extent, limit)?;
+    let k = count(&s).min(count(t));
+    let (s, t) = (truncate(&s, k), truncate(t, k));
     if s.is_empty() {
         return Ok(());
     }
-    let data = nested(at, || src.read_raw())?;
+    let slab = crate::read::slab::Slab {
+        start: lo,
+        stride: vec![1; extent.len()],
+        count: extent,
+    };
+    let data = nested(at, || src.read_slab(&slab))?;
     let ses = src.element_size() as usize;
     let tes = vds.element_size() as usize;
     let same = src.dtype == vds.dtype;
@@ -507,6 +613,38 @@ pub(crate) struct VirtualState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn source_blocks() {
+        let sel = Selection::Regular(vec![
+            HyperDim {
+                start: 2,
+                stride: 3,
+                count: 2,
+                block: 1,
+            },
+            HyperDim {
+                start: 1,
+                stride: 1,
+                count: UNLIMITED,
+                block: 1,
+            },
+        ]);
+        // Rows 2 and 5, columns 1.. of a 10×4 source: the block [2, 6) × [1, 4).
+        let (lo, extent) = bounding_box(&sel, &[10, 4]).unwrap();
+        assert_eq!(
+            (lo.as_slice(), extent.as_slice()),
+            (&[2, 1][..], &[4, 3][..])
+        );
+        let moved = shifted(&sel, &lo);
+        assert_eq!(runs(&moved, &extent, 100).unwrap(), [(0, 3), (9, 3)]);
+        assert_eq!(bounding_box(&Selection::None, &[3]), None);
+        let pts = Selection::Points {
+            rank: 1,
+            points: vec![vec![4], vec![1]],
+        };
+        assert_eq!(bounding_box(&pts, &[9]), Some((vec![1], vec![4])));
+    }
 
     #[test]
     fn printf_names() {
