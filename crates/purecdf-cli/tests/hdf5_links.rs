@@ -115,6 +115,7 @@ fn same_as_netcdf_c(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<
 /// sources missing, then regrown to other lengths; sources found only through
 /// `HDF5_VDS_PREFIX` (a colon list, and `${ORIGIN}`), only from the working directory, or only
 /// beside the real file a symbolic link names; targets found only through `HDF5_EXT_PREFIX`.
+#[cfg(unix)]
 #[test]
 fn moved_and_missing_sources_match_netcdf_c() {
     if !Path::new("/usr/bin/ncdump").is_file() {
