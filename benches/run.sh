@@ -13,8 +13,9 @@
 # runs both programs N times, alternating which goes first, and keeps the best time of each.
 # The page cache cannot be dropped here, so both are warmed equally: every read round starts by
 # reading the file once untimed. Reads of both programs use the same file (written by netcdf-c,
-# checked byte-identical to purecdf's). Then it times `ncdump` of a ~100 MB classic file, ours
-# vs /usr/bin/ncdump, output to /dev/null (outputs checked identical first).
+# checked byte-identical to purecdf's). Then it times `ncdump` of a ~100 MB classic file and of a
+# file of 157,201 small records, ours vs /usr/bin/ncdump, output to /dev/null (outputs checked
+# identical first).
 # Prints one line per operation with the ratio netcdf-c time / purecdf time (> 1: we are faster).
 # Data files go to bench-data/ (git-ignored). Exits non-zero if a checksum or output differs.
 set -euo pipefail
@@ -82,29 +83,39 @@ fi
 bench read "$C_FILE" "$C_FILE"
 bench strided "$C_FILE" "$C_FILE"
 
+# dump_bench LABEL FILE: ncdump of FILE, ours vs the reference, best of N (outputs checked equal).
+dump_bench() {
+    local label=$1 file=$2 h_ref h_ours i who bin t0 t1 t bc br tc=() tr=()
+    ls -l "$file"
+    h_ref=$("$REF_NCDUMP" "$file" | md5sum)
+    h_ours=$("$OUR_NCDUMP" "$file" | md5sum) || h_ours="failed"
+    if [ "$h_ref" != "$h_ours" ]; then
+        echo "NCDUMP OUTPUT DIFFERS from /usr/bin/ncdump on $file"
+        FAIL=1
+    fi
+    for ((i = 0; i < N; i++)); do
+        for who in $( ((i % 2 == 0)) && echo "ref ours" || echo "ours ref"); do
+            bin=$REF_NCDUMP; [ "$who" = ours ] && bin=$OUR_NCDUMP
+            t0=$(now); "$bin" "$file" >/dev/null || FAIL=1; t1=$(now)
+            t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
+            if [ "$who" = ref ]; then tc+=("$t"); else tr+=("$t"); fi
+        done
+    done
+    bc=$(printf '%s\n' "${tc[@]}" | best)
+    br=$(printf '%s\n' "${tr[@]}" | best)
+    RESULTS+=("$(printf '%-9s netcdf-c %8ss  purecdf %8ss  ratio %s' "$label" "$bc" "$br" "$(ratio "$bc" "$br")")")
+    echo "${RESULTS[-1]}"
+}
+
 echo "== ncdump of a ~100 MB classic file, best of $N"
 DUMP_FILE="$DATA/dump.nc"
 [ -f "$DUMP_FILE" ] || "$C_BIN" mkdump "$DUMP_FILE" >/dev/null
-ls -l "$DUMP_FILE"
-h_ref=$("$REF_NCDUMP" "$DUMP_FILE" | md5sum)
-h_ours=$("$OUR_NCDUMP" "$DUMP_FILE" | md5sum) || h_ours="failed"
-if [ "$h_ref" != "$h_ours" ]; then
-    echo "NCDUMP OUTPUT DIFFERS from /usr/bin/ncdump"
-    FAIL=1
-fi
-tc=() tr=()
-for ((i = 0; i < N; i++)); do
-    for who in $( ((i % 2 == 0)) && echo "ref ours" || echo "ours ref"); do
-        bin=$REF_NCDUMP; [ "$who" = ours ] && bin=$OUR_NCDUMP
-        t0=$(now); "$bin" "$DUMP_FILE" >/dev/null || FAIL=1; t1=$(now)
-        t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
-        if [ "$who" = ref ]; then tc+=("$t"); else tr+=("$t"); fi
-    done
-done
-bc=$(printf '%s\n' "${tc[@]}" | best)
-br=$(printf '%s\n' "${tr[@]}" | best)
-RESULTS+=("$(printf '%-9s netcdf-c %8ss  purecdf %8ss  ratio %s' ncdump "$bc" "$br" "$(ratio "$bc" "$br")")")
-echo "${RESULTS[-1]}"
+dump_bench ncdump "$DUMP_FILE"
+
+echo "== ncdump of 157,201 records of three float record variables, best of $N"
+RECS_FILE="$DATA/records.nc"
+[ -f "$RECS_FILE" ] || "$C_BIN" mkrecs "$RECS_FILE" >/dev/null
+dump_bench ncdump-rec "$RECS_FILE"
 
 echo
 echo "== summary (ratio = netcdf-c time / purecdf time; > 1 means purecdf is faster)"

@@ -7,6 +7,8 @@
  *   read     PATH  read the whole variable in one call into one buffer
  *   strided  PATH  read every 2nd element of the last two dimensions in one call
  *   mkdump   PATH  create a ~100 MB classic file of mixed types for the ncdump timing
+ *   mkrecs   PATH  create a classic file of 157,201 small records (three float record
+ *                  variables, 12 bytes a record) for the many-records ncdump timing
  * Prints "OP SECONDS CHECKSUM"; the checksum (sum of the values read or written) must match
  * the Rust side's (crates/purecdf/benches/ncbench.rs), which computes the same data pattern.
  * Default shape: 64 x 2048 x 2048 floats = 1 GiB.
@@ -145,9 +147,27 @@ static void mkdump(const char *path) {
     free(d); free(iv); free(sv); free(text);
 }
 
+static void mkrecs(const char *path) {
+    int ncid, d_time, v[3];
+    const size_t nrec = 157201;
+    const char *names[3] = {"lat", "lon", "height"};
+    CHECK(nc_create(path, NC_CLOBBER, &ncid));
+    CHECK(nc_def_dim(ncid, "time", NC_UNLIMITED, &d_time));
+    for (int k = 0; k < 3; k++) CHECK(nc_def_var(ncid, names[k], NC_FLOAT, 1, &d_time, &v[k]));
+    CHECK(nc_enddef(ncid));
+    float *buf = xmalloc(nrec * sizeof(float));
+    for (int k = 0; k < 3; k++) {
+        for (size_t r = 0; r < nrec; r++) buf[r] = (float)((r * (k + 3)) % 10007) / 8.0f - 600.0f;
+        size_t start = 0, count = nrec;
+        CHECK(nc_put_vara_float(ncid, v[k], &start, &count, buf));
+    }
+    CHECK(nc_close(ncid));
+    free(buf);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3 && argc != 6) {
-        fprintf(stderr, "usage: ncbench create|write|read|strided|mkdump PATH [NT NY NX]\n");
+        fprintf(stderr, "usage: ncbench create|write|read|strided|mkdump|mkrecs PATH [NT NY NX]\n");
         return 2;
     }
     const char *op = argv[1], *path = argv[2];
@@ -163,6 +183,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(op, "read")) sum = read_all(path, nt, ny, nx);
     else if (!strcmp(op, "strided")) sum = read_strided(path, nt, ny, nx);
     else if (!strcmp(op, "mkdump")) mkdump(path);
+    else if (!strcmp(op, "mkrecs")) mkrecs(path);
     else {
         fprintf(stderr, "ncbench: unknown operation %s\n", op);
         return 2;

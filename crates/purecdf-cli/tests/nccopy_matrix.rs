@@ -179,6 +179,24 @@ fn option_sets() -> Vec<OptionSet> {
         set!("-h 1M -e 10 -x -s", Scope::Netcdf4, |_| {
             fixed(&["-h", "1M", "-e", "10", "-x", "-s"])
         }),
+        set!("-F var,2|3", Scope::All, |i| {
+            fixed(&["-F", &format!("{},2|3", i.chunk_var.as_ref()?.0)])
+        }),
+        set!("-F *,1,5", Scope::Main, |_| fixed(&["-F", "*,1,5"])),
+        set!("-F var,none", Scope::Netcdf4, |i| {
+            fixed(&["-F", &format!("{},none", i.chunk_var.as_ref()?.0)])
+        }),
+        set!("-F none -F var,1,3", Scope::Netcdf4, |i| {
+            let v = &i.chunk_var.as_ref()?.0;
+            fixed(&["-F", "none", "-F", &format!("{v},1,3")])
+        }),
+        set!("-d0 -F var&last,3", Scope::Netcdf4, |i| {
+            let (v, w) = (&i.chunk_var.as_ref()?.0, i.last_var.as_ref()?);
+            fixed(&["-d0", "-F", &format!("{v}&{w},3")])
+        }),
+        set!("-F var,4,32,32", Scope::Main, |i| {
+            fixed(&["-F", &format!("{},4,32,32", i.chunk_var.as_ref()?.0)])
+        }),
     ]
 }
 

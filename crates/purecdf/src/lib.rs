@@ -27,6 +27,7 @@ pub mod convert;
 mod dispatch;
 mod error;
 mod file;
+pub mod filter_spec;
 pub mod model;
 pub mod netcdf4;
 mod selection;

@@ -203,6 +203,31 @@ fn listing(ds: &CdlDataset) -> String {
     out
 }
 
+/// A listing less the values of variables whose data is undefined: `_NoFill` variables the CDL
+/// gives no data for (netcdf-c returns whatever its read buffer held, e.g. `ref_ncgenF.cdl`
+/// where the filters are available).
+fn without_undefined_data(ds: &CdlDataset, listing: &str) -> String {
+    let s = &ds.schema;
+    let undefined: Vec<String> = (0..s.vars.len())
+        .map(VarId)
+        .filter(|&v| s.var(v).no_fill && matches!(ds.var_values(v), Ok(None)))
+        .map(|v| format!("{} var {} ", s.group_path(s.var(v).group), s.var(v).name))
+        .collect();
+    listing
+        .lines()
+        .map(
+            |l| match undefined.iter().any(|p| l.starts_with(p.as_str())) {
+                true => l.split(" =").next().unwrap_or(l),
+                false => l,
+            },
+        )
+        .fold(String::new(), |mut o, l| {
+            o.push_str(l);
+            o.push('\n');
+            o
+        })
+}
+
 /// ` =hex` of a variable's values (atomic types only; fill values where the CDL gives none).
 fn var_hex(ds: &CdlDataset, v: VarId) -> String {
     let var = ds.schema.var(v);
@@ -334,7 +359,18 @@ fn enhanced_model_matches_netcdf_c() {
     let Some(lister) = tools_available(tmp.path()) else {
         return;
     };
-    let root = Path::new("/work/shared/conformance/netcdf-c");
+    let shared = std::env::var("PURECDF_SHARED_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
+    let root = shared.join("conformance/netcdf-c");
+    if !root.is_dir() {
+        assert!(
+            std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() != Ok("1"),
+            "{} is required (PURECDF_REQUIRE_REFERENCE=1)",
+            root.display()
+        );
+        return;
+    }
     let mut files = Vec::new();
     let mut dirs = vec![root.to_path_buf()];
     while let Some(d) = dirs.pop() {
@@ -385,7 +421,8 @@ fn enhanced_model_matches_netcdf_c() {
         };
         let src = std::fs::read(f).unwrap();
         let ds = parse_with(&src, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        assert_eq!(listing(&ds), want, "{}", f.display());
+        let (ours, want) = (listing(&ds), without_undefined_data(&ds, &want));
+        assert_eq!(without_undefined_data(&ds, &ours), want, "{}", f.display());
         compared += 1;
     }
     assert!(compared > 100, "only {compared} files compared");

@@ -27,8 +27,8 @@
 //! `-v`/`-V` item is an error (netcdf-c reads uninitialised memory); a record of one variable
 //! larger than 256 MiB ([`MAX_PIECE_BYTES`]) is copied in pieces (netcdf-c copies each record
 //! whole, whatever `-m` says, as we do below that size), which can change the bytes netcdf-c's page
-//! buffer leaves in no-fill record padding of such files; `-F` filter specs other than `none` are
-//! refused (`-F none` works).
+//! buffer leaves in no-fill record padding of such files. `-F` follows netcdf-c 4.9.0's
+//! `nccopy.c` where its behaviour differs from its documentation ([`filters`]).
 //! netcdf-c bugs not reproduced: a never-written `_NoFill` netCDF-4 variable is copied as zeros
 //! (netcdf-c copies whatever its buffer held before); a chunked variable named like a dimension it
 //! does not start with is written to its own dataset (netcdf-c's `nc_set_var_chunk_cache`
@@ -36,6 +36,7 @@
 
 pub mod chunkspec;
 pub mod data;
+pub mod filters;
 pub mod options;
 pub mod plan;
 pub mod progress;
@@ -88,6 +89,10 @@ impl From<ArgError> for Failure {
         match e {
             ArgError::Usage(m) => Failure::Usage(m),
             ArgError::Message(m) => Failure::Message(m),
+            ArgError::Nc(kind, line) => Failure::Nc {
+                err: Error::new(kind),
+                line,
+            },
         }
     }
 }
@@ -159,11 +164,6 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
 /// # Errors
 /// A [`Failure`] describing the first problem, in the order netcdf-c meets them.
 pub fn copy(o: &Options) -> Result<(), Failure> {
-    if let Some(spec) = o.filters.first() {
-        return Err(Failure::Message(format!(
-            "-F {spec}: filter specs other than \"none\" are not supported"
-        )));
-    }
     let input = open_input(o).at(2016)?;
     let in_kind = Kind::of_format(input.format());
     if in_kind.is_classic_family() {

@@ -129,8 +129,9 @@ pub struct Options {
     pub chunk_cache_nelems: Option<u64>,
     /// `-M`: minimum chunk size (netCDF-4 only; accepted and unused).
     pub min_chunk: Option<i64>,
-    /// `-F`: filter specs other than `none` (need netCDF-4 output).
-    pub filters: Vec<String>,
+    /// `-F`: filter specs other than `none`, one entry per variable and filter (they make the
+    /// output netCDF-4).
+    pub filters: Vec<super::filters::FilterOption>,
     /// `-F none` / `-F '*,none'`: suppress output filters.
     pub suppress_filters: bool,
     /// `-x`: experimental per-variable chunk caches (accepted and unused).
@@ -175,6 +176,8 @@ pub enum ArgError {
     Usage(Option<String>),
     /// Print `progname: message`.
     Message(String),
+    /// A netcdf-c error at an `NC_CHECK` in the option loop (its source line).
+    Nc(purecdf::ErrorKind, u32),
 }
 
 /// The usage text after the synopsis line (netcdf-c 4.9.0's `USAGE`).
@@ -361,7 +364,8 @@ fn apply_with_arg(o: &mut Options, c: u8, v: String) -> Result<(), ArgError> {
             if v == "none" || v.eq_ignore_ascii_case("*,none") {
                 o.suppress_filters = true;
             } else {
-                o.filters.push(v);
+                super::filters::parse_option(&v, &mut o.filters)
+                    .map_err(|k| ArgError::Nc(k, 2386))?;
                 o.kind = Some(Kind::Netcdf4);
             }
         }

@@ -14,13 +14,15 @@
 //! 2. deflation and shuffle: the input's, or `-d`/`-s`'s (`-d 0` turns both off);
 //! 3. the input's fletcher32 checksum;
 //! 4. the input's byte order (netcdf-c reports an explicit order for every number type);
-//! 5. when nothing was deflated, the input's other filters (`-d 0` or `-F none`: none).
+//! 5. when nothing was deflated, the `-F` filters for the variable, else the input's (`-d 0` or
+//!    a `none` for it: none).
 //!
 //! Nothing of this happens for classic-family output.
 
 use purecdf::{Chunking, Error, ErrorKind, VarId};
 
 use super::chunkspec::VarLayout;
+use super::filters;
 use super::options::Kind;
 use super::schema::Ctx;
 use super::{At, Failure};
@@ -58,13 +60,14 @@ pub(crate) fn copy_var_specials(c: &mut Ctx<'_>, iv: VarId, ov: VarId) -> Result
     if ndims > 0 {
         copy_chunking(c, iv, ov)?;
     }
-    let nofilters = c.o.suppress_filters;
-    let filters = if innc4 {
+    let ofqn = filters::fqn(c.out.schema(), ov);
+    let nofilters = filters::suppressed(&c.o.filters, c.o.suppress_filters, &ofqn);
+    let in_filters = if innc4 {
         ivar.storage.filters.clone()
     } else {
         Vec::new()
     };
-    let has = |id: u32| filters.iter().find(|f| f.0 == id);
+    let has = |id: u32| in_filters.iter().find(|f| f.0 == id);
     let mut deflated = false;
     if ndims > 0 && !nofilters {
         let shuffle_in = has(SHUFFLE).is_some();
@@ -87,11 +90,32 @@ pub(crate) fn copy_var_specials(c: &mut Ctx<'_>, iv: VarId, ov: VarId) -> Result
             c.out.def_var_endian(ov, Some(big)).at(1169)?;
         }
     }
-    if !nofilters && !deflated && ndims > 0 && innc4 && c.o.deflate != Some(0) {
-        // copy_var_filter, row 4 of its table: the input's filters, all of them.
-        for (id, params) in &filters {
-            c.out.def_var_filter(ov, *id, params).at(1175)?;
-        }
+    if !nofilters && !deflated && ndims > 0 {
+        copy_var_filter(c, &ofqn, &in_filters, ov)?;
+    }
+    Ok(())
+}
+
+/// `copy_var_filter`, reached with no `none` for the variable and nothing deflated: the `-F`
+/// filters for the variable when there are any, else the input's (all of its filters), unless
+/// `-d 0` turns filters off (rows 2 and 4–8 of netcdf-c's table; global `none` never gets here).
+fn copy_var_filter(
+    c: &mut Ctx<'_>,
+    ofqn: &str,
+    in_filters: &[(u32, Vec<u32>)],
+    ov: VarId,
+) -> Result<(), Failure> {
+    if c.o.deflate == Some(0) {
+        return Ok(());
+    }
+    let ospecs = filters::for_var(&c.o.filters, ofqn);
+    let actual: Vec<(u32, Vec<u32>)> = if !ospecs.is_empty() {
+        ospecs.iter().map(|f| (f.id, f.params.clone())).collect()
+    } else {
+        in_filters.to_vec()
+    };
+    for (id, params) in &actual {
+        c.out.def_var_filter(ov, *id, params).at(1175)?;
     }
     Ok(())
 }
@@ -129,7 +153,10 @@ fn copy_chunking(c: &mut Ctx<'_>, iv: VarId, ov: VarId) -> Result<(), Failure> {
         },
         None => vec![0; ndims],
     };
-    if !c.o.suppress_filters && c.o.deflate.is_some_and(|d| d > 0) {
+    let ofqn = filters::fqn(c.out.schema(), ov);
+    if !filters::suppressed(&c.o.filters, c.o.suppress_filters, &ofqn)
+        && (c.o.deflate.is_some_and(|d| d > 0) || filters::active(&c.o.filters, &ofqn))
+    {
         ocontig = Layout::Chunked;
     }
     if !c.specs.omit {

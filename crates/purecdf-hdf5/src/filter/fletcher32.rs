@@ -7,7 +7,7 @@ pub(super) struct Fletcher32;
 
 /// HDF5's Fletcher-32 of `data`.
 pub(super) fn fletcher32(data: &[u8]) -> u32 {
-    let (mut s1, mut s2) = (0xffffu32, 0xffffu32);
+    let (mut s1, mut s2) = (0u32, 0u32);
     let mut words = data.chunks(2);
     let mut remaining = data.len() / 2;
     while remaining > 0 {

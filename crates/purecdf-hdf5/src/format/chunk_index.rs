@@ -13,17 +13,23 @@ use crate::format::cursor::{Cursor, SizeParams};
 use crate::format::object_header::read_block;
 use crate::io::ByteSource;
 
-/// The chunk grid of a dataset: chunk shape and number of chunks per dimension.
+/// The chunk grid of a dataset: chunk shape, number of chunks per dimension, and the order in
+/// which an array index numbers the chunks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkGrid {
     /// Chunk dimensions.
     pub chunk: Vec<u64>,
     /// Chunks per dimension (from the maximum dimensions where the index spans them).
     pub counts: Vec<u64>,
+    /// The dimension numbered slowest, ahead of all others, when it is not the first: an
+    /// extensible array index numbers chunks row-major over the dimensions with its unlimited
+    /// dimension moved to the front, the others keeping their order (HDF5's "swizzled"
+    /// coordinates; section III.I and the layout message's extensible array index).
+    pub leading: Option<usize>,
 }
 
 impl ChunkGrid {
-    /// The grid covering `dims` with chunks of `chunk`.
+    /// The grid covering `dims` with chunks of `chunk`, numbered row-major.
     pub fn new(dims: &[u64], chunk: &[u64]) -> ChunkGrid {
         let counts = dims
             .iter()
@@ -33,7 +39,14 @@ impl ChunkGrid {
         ChunkGrid {
             chunk: chunk.to_vec(),
             counts,
+            leading: None,
         }
+    }
+
+    /// The same grid numbered with dimension `dim` first (see [`ChunkGrid::leading`]).
+    pub fn with_leading(mut self, dim: usize) -> ChunkGrid {
+        self.leading = (dim > 0 && dim < self.counts.len()).then_some(dim);
+        self
     }
 
     /// Total number of chunks (saturating).
@@ -41,10 +54,16 @@ impl ChunkGrid {
         self.counts.iter().fold(1u64, |a, c| a.saturating_mul(*c))
     }
 
-    /// Element offsets of the chunk with row-major linear index `i`.
+    /// Element offsets of the chunk with linear index `i` in the grid's numbering.
     pub fn offsets_of(&self, mut i: u64) -> Vec<u64> {
-        let mut out = vec![0; self.counts.len()];
-        for d in (0..self.counts.len()).rev() {
+        let rank = self.counts.len();
+        let mut out = vec![0; rank];
+        // Dimensions from fastest to slowest: the leading one, if any, is the slowest.
+        let order = (0..rank)
+            .rev()
+            .filter(|d| Some(*d) != self.leading)
+            .chain(self.leading);
+        for d in order {
             let n = self.counts[d].max(1);
             out[d] = (i % n) * self.chunk[d];
             i /= n;

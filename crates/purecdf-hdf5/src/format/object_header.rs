@@ -6,7 +6,7 @@
 //! `format::messages`. Every block is read with one positional read whose length was checked
 //! against the file size; continuation chains are cycle-checked and capped.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 
 use crate::error::{FormatError, FormatErrorKind, FormatResult};
 use crate::format::cursor::{Cursor, SizeParams};
@@ -136,7 +136,9 @@ impl ObjectHeader {
             mtime: None,
             messages: Vec::new(),
         };
-        let mut pending: Vec<(u64, u64)> = Vec::new();
+        // First in, first out: HDF5 loads continuation blocks in the order their messages appear,
+        // those found in later blocks after the ones already known.
+        let mut pending: VecDeque<(u64, u64)> = VecDeque::new();
         if head.len() >= 4 && &head[..4] == b"OHDR" {
             oh.version = 2;
             // Prefix length is at most 4+1+1+16+4+8 bytes; read generously, bounded by the file.
@@ -195,7 +197,7 @@ impl ObjectHeader {
         let mut seen: HashSet<u64> = HashSet::new();
         seen.insert(address);
         let mut blocks = 0;
-        while let Some((addr, len)) = pending.pop() {
+        while let Some((addr, len)) = pending.pop_front() {
             blocks += 1;
             if blocks > MAX_BLOCKS {
                 return Err(FormatError::new(
@@ -212,7 +214,7 @@ impl ObjectHeader {
                 ));
             }
             let block = read_block(source, addr, len, "object header continuation")?;
-            let mut more = Vec::new();
+            let mut more = VecDeque::new();
             if oh.version == 2 {
                 let mut c = Cursor::new(&block, addr, "object header continuation");
                 c.signature(b"OCHK")?;
@@ -230,8 +232,6 @@ impl ObjectHeader {
                     sizes,
                 )?;
             }
-            // Continuations are followed in the order they appear.
-            more.reverse();
             pending.extend(more);
             if oh.messages.len() > MAX_MESSAGES {
                 return Err(FormatError::new(
@@ -331,14 +331,14 @@ fn verify_block_checksum(block: &[u8], addr: u64) -> FormatResult<()> {
 fn push_message(
     m: RawMessage,
     out: &mut Vec<RawMessage>,
-    pending: &mut Vec<(u64, u64)>,
+    pending: &mut VecDeque<(u64, u64)>,
     sizes: SizeParams,
 ) -> FormatResult<()> {
     if m.mtype == MessageType::CONTINUATION {
         let mut c = Cursor::new(&m.data, m.offset, "continuation message");
         let addr = c.uint(sizes.offset_size)?;
         let len = c.length(sizes)?;
-        pending.push((addr, len));
+        pending.push_back((addr, len));
         return Ok(());
     }
     if m.mtype == MessageType::NIL {
@@ -365,7 +365,7 @@ fn push_message(
 fn parse_v1_messages(
     mut c: Cursor<'_>,
     out: &mut Vec<RawMessage>,
-    pending: &mut Vec<(u64, u64)>,
+    pending: &mut VecDeque<(u64, u64)>,
     sizes: SizeParams,
 ) -> FormatResult<()> {
     // Each message: type (2), size (2), flags (1), reserved (3), body padded to 8 bytes.
@@ -396,7 +396,7 @@ fn parse_v2_messages(
     mut c: Cursor<'_>,
     header_flags: u8,
     out: &mut Vec<RawMessage>,
-    pending: &mut Vec<(u64, u64)>,
+    pending: &mut VecDeque<(u64, u64)>,
     sizes: SizeParams,
 ) -> FormatResult<()> {
     let tracks_order = header_flags & 0x04 != 0;

@@ -286,17 +286,29 @@ impl Dataset {
                 .collect::<Vec<_>>(),
             _ => vec![1; chunk.len()],
         };
-        let dims = match &self.layout {
+        match &self.layout {
             Layout::Chunked {
-                index:
-                    ChunkIndex::ExtensibleArray { .. }
-                    | ChunkIndex::BTreeV1
-                    | ChunkIndex::BTreeV2 { .. },
+                index: ChunkIndex::BTreeV1 | ChunkIndex::BTreeV2 { .. },
                 ..
-            } => self.space.dims().to_vec(),
-            _ => dims,
-        };
-        ChunkGrid::new(&dims, chunk)
+            } => ChunkGrid::new(self.space.dims(), chunk),
+            // An extensible array numbers chunks over the maximum extent of the fixed
+            // dimensions with the unlimited one first.
+            Layout::Chunked {
+                index: ChunkIndex::ExtensibleArray { .. },
+                ..
+            } => {
+                let unlimited = match &self.space {
+                    Dataspace::Simple { max_dims, .. } => max_dims.iter().position(Option::is_none),
+                    _ => None,
+                };
+                let grid = ChunkGrid::new(&dims, chunk);
+                match unlimited {
+                    Some(u) => grid.with_leading(u),
+                    None => grid,
+                }
+            }
+            _ => ChunkGrid::new(&dims, chunk),
+        }
     }
 
     /// Every stored chunk (empty for non-chunked layouts).

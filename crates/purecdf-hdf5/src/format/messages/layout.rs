@@ -114,8 +114,12 @@ impl Layout {
                 Ok(Layout::Contiguous { address, size })
             }
             2 => {
-                let element_size = u64::from(c.u32()?);
-                let chunk_dims = dims.into_iter().take(rank.saturating_sub(1)).collect();
+                // The element size is the last of the `rank` dimensions; no field follows them
+                // (what HDF5 1.4–1.6 wrote, whatever the spec's table of version 1 suggests).
+                let element_size = dims
+                    .pop()
+                    .ok_or_else(|| c.error(FormatErrorKind::InvalidValue(0)))?;
+                let chunk_dims = dims;
                 Ok(Layout::Chunked {
                     chunk_dims,
                     element_size,

@@ -21,7 +21,11 @@ impl SharedRef {
         let kind = c.u8()?;
         match version {
             1 => {
+                // Six reserved bytes, then a symbol table entry of which HDF5 reads the object
+                // header address: its first field (the link name offset, a length-sized field)
+                // is skipped.
                 c.skip(6)?;
+                c.skip(usize::from(sizes.length_size))?;
                 Ok(SharedRef::ObjectHeader(c.uint(sizes.offset_size)?))
             }
             2 => Ok(SharedRef::ObjectHeader(c.uint(sizes.offset_size)?)),
@@ -56,8 +60,9 @@ mod tests {
         let sizes = SizeParams::new(8, 8, 0).unwrap();
         let parse = |b: &[u8]| SharedRef::parse(&mut Cursor::new(b, 0, "t"), sizes);
         let addr = 0x1234u64.to_le_bytes();
-        // Version 1: type byte ignored, 6 reserved bytes, then the address.
-        let v1 = [&[1u8, 0, 0, 0, 0, 0, 0, 0][..], &addr].concat();
+        // Version 1: type byte ignored, 6 reserved bytes, a symbol table entry's name offset
+        // (length-sized), then the address.
+        let v1 = [&[1u8, 0, 0, 0, 0, 0, 0, 0][..], &7u64.to_le_bytes(), &addr].concat();
         assert_eq!(parse(&v1).unwrap(), SharedRef::ObjectHeader(0x1234));
         let v2 = [&[2u8, 0][..], &addr].concat();
         assert_eq!(parse(&v2).unwrap(), SharedRef::ObjectHeader(0x1234));
