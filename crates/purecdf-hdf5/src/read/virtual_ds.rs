@@ -591,13 +591,24 @@ fn convert(from: &Datatype, x: &[u8], to: &Datatype, y: &mut [u8]) {
     }
 }
 
-/// Bytes of the files the mappings' sources are in (bounds what reading them may allocate).
+/// Bytes of the files the mappings' sources are in, printf sources included (bounds what
+/// reading them may allocate).
 pub(crate) fn source_bytes(vds: &Dataset, mappings: &[Mapping]) -> FormatResult<u64> {
     top_level();
     let mut n = 0u64;
     for m in mappings {
-        if let Some(src) = open_source(vds, &m.file, &m.dataset)? {
-            n = n.saturating_add(src.file().source().len());
+        let printf = unlimited_dim(&m.target).is_some() && unlimited_dim(&m.source).is_none();
+        let blocks = if printf { printf_limit(m) } else { 1 };
+        for b in 0..blocks {
+            let (file, dataset) = if printf {
+                (printf_name(&m.file, b), printf_name(&m.dataset, b))
+            } else {
+                (m.file.clone(), m.dataset.clone())
+            };
+            match open_source(vds, &file, &dataset)? {
+                Some(src) => n = n.saturating_add(src.file().source().len()),
+                None => break,
+            }
         }
     }
     Ok(n)
