@@ -2,7 +2,8 @@
 //! test (`crates/purecdf/tests/bad_input/hdf5.rs`), which replays the committed fuzz findings
 //! through it. Walks every group, reads every attribute, enumerates chunks and reads datasets
 //! with little data (HDF5 File Format Specification v3.0: the dataspace and datatype messages
-//! give the sizes), then opens the same bytes as a netCDF file and reads its small variables.
+//! give the sizes; virtual datasets read their sources), following soft and external links, then
+//! opens the same bytes as a netCDF file and reads its small variables.
 //! Errors are fine; panics, hangs and unbounded allocations are not.
 
 use std::sync::Arc;
@@ -46,7 +47,12 @@ fn walk(f: &Hdf5File, g: &Group, depth: usize) {
     let _ = g.attributes();
     let Ok(members) = g.members() else { return };
     for m in members.into_iter().take(MAX_MEMBERS) {
-        let Some(addr) = m.address else { continue };
+        // Soft and external links too (external targets and virtual dataset sources are looked
+        // for relative to the working directory: the input has no path).
+        let Ok((f, addr)) = f.follow_link(g.header().address, &m.target) else {
+            continue;
+        };
+        let f = &f;
         if let Ok(ds) = Dataset::load(f, addr) {
             let _ = ds.attributes();
             let _ = ds.chunks();

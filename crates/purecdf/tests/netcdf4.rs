@@ -270,8 +270,8 @@ fn corrupt_filtered_and_shared_message_files_never_panic() {
 
 /// Links as netcdf-c follows them (make_h5py_plain.py): soft links (absolute, relative, chained,
 /// through a soft-linked group) and second hard links show their object again under the link's
-/// name, in old- and new-style groups; an external link makes the open fail; 2-byte floats are
-/// NC_FLOAT.
+/// name, in old- and new-style groups; an external link to a missing file makes the open fail;
+/// 2-byte floats are NC_FLOAT.
 #[test]
 fn links_and_half_floats() {
     for name in ["h5py_links.h5", "h5py_links_v2.h5"] {

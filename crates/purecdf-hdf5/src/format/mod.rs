@@ -16,3 +16,4 @@ pub mod messages;
 pub mod object_header;
 pub mod sohm;
 pub mod superblock;
+pub mod vds;

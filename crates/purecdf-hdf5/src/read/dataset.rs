@@ -17,8 +17,10 @@ use crate::format::messages::filter_pipeline::FilterPipeline;
 use crate::format::messages::layout::{ChunkIndex, Layout};
 use crate::format::messages::shared::SharedRef;
 use crate::format::object_header::{flags, MessageType, ObjectHeader};
+use crate::format::vds::Mapping;
 use crate::io::ByteSource;
 use crate::read::group::{attributes, Attribute};
+use crate::read::virtual_ds::{self, VirtualState};
 use crate::read::Hdf5File;
 
 /// One stored chunk.
@@ -47,6 +49,8 @@ pub struct Dataset {
     cache: crate::read::slab::SharedCache,
     /// The chunks, when known without reading an index (a dataset a writer holds).
     known_chunks: Option<std::sync::Arc<Vec<Chunk>>>,
+    /// The mappings of a virtual dataset, and its data once read.
+    virtual_state: Option<std::sync::Arc<VirtualState>>,
 }
 
 fn missing(addr: u64, what: &'static str) -> FormatError {
@@ -147,7 +151,7 @@ impl Dataset {
             )?),
             None => None,
         };
-        Ok(Dataset {
+        let mut ds = Dataset {
             file: file.clone(),
             external,
             header,
@@ -158,7 +162,23 @@ impl Dataset {
             fill,
             cache: Default::default(),
             known_chunks: None,
-        })
+            virtual_state: None,
+        };
+        if let Layout::Virtual { heap } = &ds.layout {
+            let mappings = virtual_ds::load_mappings(file, *heap)?;
+            // HDF5 gives a virtual dataset with unlimited mappings the extent its sources have
+            // now.
+            if let Some(dims) = virtual_ds::extent(&ds, &mappings)? {
+                if let Dataspace::Simple { dims: d, .. } = &mut ds.space {
+                    *d = dims;
+                }
+            }
+            ds.virtual_state = Some(std::sync::Arc::new(VirtualState {
+                mappings,
+                data: Default::default(),
+            }));
+        }
+        Ok(ds)
     }
 
     /// A dataset described by its parts rather than an object header: what a writer holds for
@@ -190,6 +210,7 @@ impl Dataset {
             cache: Default::default(),
             known_chunks: chunks.map(std::sync::Arc::new),
             external: None,
+            virtual_state: None,
         }
     }
 
@@ -198,8 +219,47 @@ impl Dataset {
         &self.header
     }
 
-    pub(crate) fn file(&self) -> &Hdf5File {
+    /// The file the dataset is in.
+    pub fn file(&self) -> &Hdf5File {
         &self.file
+    }
+
+    /// The mappings of a virtual dataset (`None` for other layouts).
+    pub fn virtual_mappings(&self) -> Option<&[Mapping]> {
+        self.virtual_state.as_ref().map(|v| v.mappings.as_slice())
+    }
+
+    /// The whole data of a virtual dataset, read once and kept.
+    pub(crate) fn virtual_data(&self) -> FormatResult<std::sync::Arc<Vec<u8>>> {
+        let at = self.header.address;
+        let Some(v) = &self.virtual_state else {
+            return Err(missing(at, "virtual dataset mappings"));
+        };
+        v.data
+            .get_or_init(|| {
+                let n = self
+                    .space
+                    .num_elements()
+                    .ok_or_else(|| missing(at, "dataspace size"))?;
+                let sources = virtual_ds::source_bytes(self, &v.mappings)?;
+                let cap = self
+                    .file
+                    .source()
+                    .len()
+                    .saturating_add(sources)
+                    .saturating_mul(1024)
+                    .max(1 << 20);
+                let total = n
+                    .checked_mul(self.element_size())
+                    .filter(|t| *t <= cap)
+                    .ok_or_else(|| {
+                        FormatError::new(FormatErrorKind::LimitExceeded(n), at, "dataset size")
+                    })?;
+                let mut out = vec![0u8; total as usize];
+                virtual_ds::materialize(self, &v.mappings, &mut out)?;
+                Ok(std::sync::Arc::new(out))
+            })
+            .clone()
     }
 
     pub(crate) fn cache(&self) -> &crate::read::slab::SharedCache {
@@ -318,6 +378,9 @@ impl Dataset {
             .space
             .num_elements()
             .ok_or_else(|| missing(self.header.address, "dataspace size"))?;
+        if matches!(self.layout, Layout::Virtual { .. }) {
+            return Ok(self.virtual_data()?.as_ref().clone());
+        }
         let total = n
             .checked_mul(esize)
             .filter(|t| *t <= self.file.source().len().saturating_mul(1024).max(1 << 20));
@@ -372,13 +435,7 @@ impl Dataset {
                 }
             }
             Layout::Chunked { chunk_dims, .. } => self.read_chunks_into(chunk_dims, &mut out)?,
-            Layout::Virtual => {
-                return Err(FormatError::new(
-                    FormatErrorKind::InvalidValue(3),
-                    self.header.address,
-                    "virtual dataset",
-                ))
-            }
+            Layout::Virtual { .. } => unreachable!("returned above"),
         }
         Ok(out)
     }

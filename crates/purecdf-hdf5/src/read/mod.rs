@@ -1,6 +1,8 @@
 //! Navigation the user sees: [`Hdf5File`] (superblock + object loading), groups (old-style symbol
 //! tables, compact links, dense links), datasets (type, shape, layout, filters, chunk enumeration
-//! and reading with parallel chunk decoding) and attributes.
+//! and reading with parallel chunk decoding; virtual datasets read from their sources) and
+//! attributes. Soft and external links are followed as HDF5 follows them; the files external
+//! links and virtual datasets lead to are found and kept as [`family`] describes.
 //!
 //! Opening reads only the superblock; every object header is read when first asked for. Messages
 //! shared through the shared object header message table (found through the superblock
@@ -9,8 +11,11 @@
 
 mod dataset;
 mod external;
+pub mod family;
 pub(crate) mod group;
+mod runs;
 pub(crate) mod slab;
+mod virtual_ds;
 
 pub use dataset::{Chunk, Dataset};
 pub use group::{Attribute, Member};
@@ -28,12 +33,18 @@ use crate::format::sohm::{type_flag, SharedTableMessage, SohmTable};
 use crate::format::superblock::Superblock;
 use crate::io::{ByteSource, Shifted};
 
+/// Most soft and external links one path lookup follows (HDF5's default `nlinks`).
+const MAX_LINK_HOPS: u32 = 16;
+
 /// An open HDF5 file. Cheap to clone; `Send + Sync`.
 #[derive(Clone)]
 pub struct Hdf5File {
     source: Arc<dyn ByteSource>,
     superblock: Arc<Superblock>,
     shared: Arc<OnceLock<FormatResult<Option<SharedMessages>>>>,
+    origin: Option<Arc<family::Origin>>,
+    family: Arc<family::Family>,
+    number: u32,
 }
 
 /// The shared message table with each index's fractal heap.
@@ -91,6 +102,9 @@ impl Hdf5File {
             source,
             superblock: Arc::new(superblock),
             shared: Arc::default(),
+            origin: None,
+            family: Arc::default(),
+            number: 0,
         })
     }
 
@@ -118,6 +132,9 @@ impl Hdf5File {
                 consistency_flags: 0,
             }),
             shared: Arc::default(),
+            origin: None,
+            family: Arc::default(),
+            number: 0,
         }
     }
 
@@ -129,6 +146,9 @@ impl Hdf5File {
             source: self.source.clone(),
             superblock: Arc::new(sb),
             shared: self.shared.clone(),
+            origin: self.origin.clone(),
+            family: self.family.clone(),
+            number: self.number,
         }
     }
 
@@ -259,11 +279,68 @@ impl Hdf5File {
     /// HDF5 resolves it: soft links are followed (at most 16 of them, as HDF5 allows), external
     /// links and missing names are errors.
     pub fn resolve_path(&self, base: u64, path: &str) -> FormatResult<u64> {
-        let mut budget = 16;
-        self.resolve_in(base, path, &mut budget)
+        let mut budget = MAX_LINK_HOPS;
+        let (f, a) = self.resolve_in(base, path, &mut budget, false)?;
+        debug_assert_eq!(f.number, self.number);
+        Ok(a)
     }
 
-    fn resolve_in(&self, base: u64, path: &str, budget: &mut u32) -> FormatResult<u64> {
+    /// The object a path names, relative to the group at `base` unless it starts with `/`,
+    /// following soft and external links as HDF5 does (16 of them at most, in all): the file
+    /// the object is in and its address there.
+    pub fn resolve_object(&self, base: u64, path: &str) -> FormatResult<(Hdf5File, u64)> {
+        let mut budget = MAX_LINK_HOPS;
+        self.resolve_in(base, path, &mut budget, true)
+    }
+
+    /// The object a link of the group at `group` leads to: the file it is in and its address.
+    /// Soft links are resolved relative to the group, external links in their target file
+    /// (see [`family`] for how its name is found); 16 link hops at most.
+    pub fn follow_link(&self, group: u64, target: &LinkTarget) -> FormatResult<(Hdf5File, u64)> {
+        let mut budget = MAX_LINK_HOPS;
+        self.follow(group, target, &mut budget, true)
+    }
+
+    fn follow(
+        &self,
+        group: u64,
+        target: &LinkTarget,
+        budget: &mut u32,
+        external: bool,
+    ) -> FormatResult<(Hdf5File, u64)> {
+        let bad = |v| FormatError::new(FormatErrorKind::InvalidValue(v), group, "link");
+        match target {
+            LinkTarget::Hard(a) => Ok((self.clone(), *a)),
+            LinkTarget::Soft(p) => {
+                if *budget == 0 {
+                    return Err(bad(u64::from(MAX_LINK_HOPS)));
+                }
+                *budget -= 1;
+                self.resolve_in(group, p, budget, external)
+            }
+            LinkTarget::External(file, p) if external => {
+                if *budget == 0 {
+                    return Err(bad(u64::from(MAX_LINK_HOPS)));
+                }
+                *budget -= 1;
+                let f = self
+                    .open_related(file, family::Referrer::ExternalLink, group)?
+                    .ok_or_else(|| bad(2))?;
+                let root = f.superblock.root_object_header;
+                f.resolve_in(root, p, budget, external)
+            }
+            LinkTarget::External(..) | LinkTarget::Other(_) => Err(bad(2)),
+        }
+    }
+
+    fn resolve_in(
+        &self,
+        base: u64,
+        path: &str,
+        budget: &mut u32,
+        external: bool,
+    ) -> FormatResult<(Hdf5File, u64)> {
+        let mut file = self.clone();
         let mut addr = if path.starts_with('/') {
             self.superblock.root_object_header
         } else {
@@ -271,23 +348,14 @@ impl Hdf5File {
         };
         for part in path.split('/').filter(|p| !p.is_empty() && *p != ".") {
             let group_addr = addr;
-            let g = group::Group::load(self, group_addr)?;
+            let g = group::Group::load(&file, group_addr)?;
             let m = g.members()?.into_iter().find(|m| m.name == part);
-            let bad = |v| FormatError::new(FormatErrorKind::InvalidValue(v), group_addr, "link");
-            addr = match m.map(|m| m.target) {
-                Some(LinkTarget::Hard(a)) => a,
-                Some(LinkTarget::Soft(p)) => {
-                    if *budget == 0 {
-                        return Err(bad(16));
-                    }
-                    *budget -= 1;
-                    self.resolve_in(group_addr, &p, budget)?
-                }
-                Some(LinkTarget::External(..) | LinkTarget::Other(_)) => return Err(bad(2)),
-                None => return Err(bad(0)),
-            };
+            let m = m.ok_or_else(|| {
+                FormatError::new(FormatErrorKind::InvalidValue(0), group_addr, "link")
+            })?;
+            (file, addr) = file.follow(group_addr, &m.target, budget, external)?;
         }
-        Ok(addr)
+        Ok((file, addr))
     }
 
     /// The dataset at an absolute path.

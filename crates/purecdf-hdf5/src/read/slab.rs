@@ -125,7 +125,18 @@ impl Dataset {
             Layout::Chunked { chunk_dims, .. } => {
                 self.read_chunked(chunk_dims, &dims, slab, esize, out)?
             }
-            Layout::Virtual => return Err(self.err(FormatErrorKind::InvalidValue(3))),
+            Layout::Virtual { .. } => {
+                let data = self.virtual_data()?;
+                fill_with(out, &self.fill_bytes());
+                copy_selection(
+                    &data,
+                    &dims,
+                    &vec![0; dims.len()],
+                    slab,
+                    esize,
+                    &OutPtr::new(out),
+                );
+            }
         }
         Ok(())
     }

@@ -241,7 +241,7 @@ impl Loader {
                 index: ChunkIndexState::OnDisk(ds.layout.clone()),
                 cache: HashMap::new(),
             })),
-            Layout::Virtual => return Err(unsupported("virtual datasets")),
+            Layout::Virtual { .. } => return Err(unsupported("virtual datasets")),
         };
         let fill = ds.fill.clone().unwrap_or(FillValue {
             alloc_time: 2,

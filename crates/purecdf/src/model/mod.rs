@@ -58,6 +58,9 @@ pub struct StorageInfo {
     pub chunk_sizes: Option<Vec<u64>>,
     /// True for compact storage.
     pub compact: bool,
+    /// True for an HDF5 virtual dataset (its data comes from other datasets; netcdf-c reports
+    /// such storage as unknown).
+    pub is_virtual: bool,
     /// Filters in pipeline order: HDF5 filter id and parameters.
     pub filters: Vec<(u32, Vec<u32>)>,
     /// Explicit endianness: `Some(true)` big-endian, `Some(false)` little-endian.

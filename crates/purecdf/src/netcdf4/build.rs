@@ -80,17 +80,21 @@ pub(crate) struct Located {
 }
 
 struct Builder<'a> {
-    h5: &'a Hdf5File,
+    /// The file being read, or the one the object being read is in (external links lead to
+    /// other files; object keys are (file number, address)).
+    h5: Hdf5File,
     group_addrs: Vec<u64>,
+    /// True when some object comes from another file (through an external link).
+    foreign: bool,
     schema: Schema,
     types: TypeTable,
-    scales: HashMap<u64, DimId>,
+    scales: HashMap<(u32, u64), DimId>,
     dimids: HashMap<i64, DimId>,
     nc_dimid: HashMap<DimId, i64>,
     next_dimid: i64,
     pending: Vec<PendingVar>,
     /// Groups on the path from the root to the one being read.
-    visited: Vec<u64>,
+    visited: Vec<(u32, u64)>,
     /// Groups and variables whose attributes netcdf-c cannot read.
     att_errors: Vec<(GroupId, Option<VarId>)>,
     group_visits: usize,
@@ -107,13 +111,17 @@ pub(crate) struct Built {
     pub(crate) att_errors: Vec<(GroupId, Option<VarId>)>,
     /// Where each object is in the file (for a writer updating it).
     pub(crate) located: Located,
+    /// True when some objects are in other files, reached through external links (a writer
+    /// cannot update those).
+    pub(crate) foreign: bool,
 }
 
 /// Reads the whole model of `h5`.
 pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
     let mut b = Builder {
-        h5,
+        h5: h5.clone(),
         group_addrs: Vec::new(),
+        foreign: false,
         schema: Schema::default(),
         types: TypeTable::default(),
         scales: HashMap::new(),
@@ -128,7 +136,7 @@ pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
         heaps,
     };
     let root = h5.superblock().root_object_header;
-    b.group(root, ROOT, 0)?;
+    b.group(h5.clone(), root, ROOT, 0)?;
     let vars = b.resolve_vars()?;
     b.finish_dims();
     let strict = b
@@ -165,10 +173,10 @@ pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
             .collect(),
         types: vec![0; b.schema.types.len()],
     };
-    for (addr, d) in &b.scales {
+    for ((_, addr), d) in &b.scales {
         located.scales[d.0] = Some(*addr);
     }
-    for (addr, t) in &b.types.by_address {
+    for ((_, addr), t) in &b.types.by_address {
         located.types[t.0] = *addr;
     }
     Ok(Built {
@@ -177,6 +185,7 @@ pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
         format,
         att_errors: b.att_errors,
         located,
+        foreign: b.foreign,
     })
 }
 
@@ -241,12 +250,14 @@ fn ints_of(a: &AttributeMessage) -> Vec<i64> {
 }
 
 impl Builder<'_> {
-    fn group(&mut self, address: u64, gid: GroupId, depth: usize) -> Result<()> {
+    fn group(&mut self, file: Hdf5File, address: u64, gid: GroupId, depth: usize) -> Result<()> {
         // A group may be reached by several links (netcdf-c shows it under each name), but not
         // from inside itself; the total number of group visits is bounded too.
         self.group_visits += 1;
+        let key = (file.file_number(), address);
+        self.foreign |= key.0 != 0;
         if depth > MAX_GROUP_DEPTH
-            || self.visited.contains(&address)
+            || self.visited.contains(&key)
             || self.group_visits > MAX_GROUP_VISITS
         {
             return Err(Error::with_detail(
@@ -255,36 +266,36 @@ impl Builder<'_> {
             )
             .offset(address));
         }
-        self.visited.push(address);
+        self.visited.push(key);
         if self.group_addrs.len() <= gid.0 {
             self.group_addrs.resize(gid.0 + 1, 0);
         }
         self.group_addrs[gid.0] = address;
+        let outer = std::mem::replace(&mut self.h5, file);
         let result = self.group_members(address, gid, depth);
+        self.h5 = outer;
         self.visited.pop();
         result
     }
 
     fn group_members(&mut self, address: u64, gid: GroupId, depth: usize) -> Result<()> {
-        let group = Group::load(self.h5, address).map_err(hdf)?;
+        let group = Group::load(&self.h5, address).map_err(hdf)?;
         // Types first (attributes and variables may use them), then attributes, then the rest.
         let mut objects = Vec::new();
         for m in group.members().map_err(hdf)? {
             // netcdf-c opens every link: soft links lead to their object (relative to this
-            // group), and an external link makes the open fail.
-            let addr = match (m.address, &m.target) {
-                (Some(a), _) => a,
-                (None, LinkTarget::Soft(path)) => {
-                    self.h5.resolve_path(address, path).map_err(hdf)?
-                }
-                _ => {
-                    return Err(Error::with_detail(
+            // group), external links to the object in their target file (HDF5 opens it), and
+            // a link that leads nowhere makes the open fail.
+            let (file, addr) = match &m.target {
+                LinkTarget::Hard(a) => (self.h5.clone(), *a),
+                t => self.h5.follow_link(address, t).map_err(|e| {
+                    Error::with_detail(
                         ErrorKind::Hdf,
-                        format!("{} is an external link", m.name),
-                    ))
-                }
+                        format!("link {} leads to no object: {e}", m.name),
+                    )
+                })?,
             };
-            let header = self.h5.object_header(addr).map_err(hdf)?;
+            let header = file.object_header(addr).map_err(hdf)?;
             let is_dataset = header.message(MessageType::LAYOUT).is_some();
             let is_group = header.message(MessageType::LINK_INFO).is_some()
                 || header.message(MessageType::SYMBOL_TABLE).is_some();
@@ -292,11 +303,13 @@ impl Builder<'_> {
                 Some(mm) if !is_dataset && !is_group => {
                     let dt = Datatype::parse(&mut Cursor::new(&mm.data, mm.offset, "datatype"))
                         .map_err(hdf)?;
+                    let key = (file.file_number(), addr);
                     self.types
-                        .register(&mut self.schema, gid, &m.name, addr, &dt)?;
+                        .register(&mut self.schema, gid, &m.name, key, &dt)?;
                 }
                 _ => objects.push((
                     m.name,
+                    file,
                     addr,
                     is_dataset.then_some(header),
                     self.types.entries.len(),
@@ -323,15 +336,15 @@ impl Builder<'_> {
             }
         }
         let mut children = Vec::new();
-        for (name, addr, header, known) in objects {
+        for (name, file, addr, header, known) in objects {
             match header {
-                Some(h) => self.dataset(gid, &name, addr, h, known)?,
-                None => children.push((name, addr)),
+                Some(h) => self.dataset(gid, &name, &file, h, known)?,
+                None => children.push((name, file, addr)),
             }
         }
-        for (name, addr) in children {
+        for (name, file, addr) in children {
             let child = self.schema.add_group(gid, &name)?;
-            self.group(addr, child, depth + 1)?;
+            self.group(file, addr, child, depth + 1)?;
         }
         Ok(())
     }
@@ -340,11 +353,13 @@ impl Builder<'_> {
         &mut self,
         gid: GroupId,
         name: &str,
-        addr: u64,
+        file: &Hdf5File,
         header: ObjectHeader,
         types_known: usize,
     ) -> Result<()> {
-        let ds = Dataset::from_header(self.h5, header).map_err(hdf)?;
+        let addr = (file.file_number(), header.address);
+        self.foreign |= addr.0 != 0;
+        let ds = Dataset::from_header(file, header).map_err(hdf)?;
         let atts = ds.attributes().map_err(hdf)?;
         self.markers += atts
             .iter()
@@ -403,6 +418,9 @@ impl Builder<'_> {
         pending.sort_by_key(|p| rank[p.group.0]);
         let mut vars: Vec<Option<VarData>> = Vec::new();
         for p in pending {
+            // Committed types, dimension scales and vlen data are looked up in the dataset's
+            // own file.
+            self.h5 = p.dataset.file().clone();
             // netcdf-c leaves out datasets whose type has no netCDF equivalent (an inline
             // compound or enum in a plain HDF5 file, a bitfield, a reference, ...).
             let Ok(typ) = self.var_type(&p.dataset, p.types_known) else {
@@ -465,6 +483,7 @@ impl Builder<'_> {
                     _ => None,
                 },
                 compact: matches!(ds.layout, Layout::Compact { .. }),
+                is_virtual: matches!(ds.layout, Layout::Virtual { .. }),
                 filters: netcdf_filter_list(
                     ds.filters
                         .filters
@@ -505,7 +524,7 @@ impl Builder<'_> {
         let sizes = self.h5.sizes();
         let mut out = Vec::with_capacity(rank);
         let reader = HeapOnly {
-            h5: self.h5,
+            h5: &self.h5,
             cache: self.heaps,
         };
         for i in 0..rank {
@@ -523,7 +542,8 @@ impl Builder<'_> {
             };
             let mut c = Cursor::new(&refs, 0, "object reference");
             let addr = c.uint(sizes.offset_size).map_err(hdf)?;
-            let d = self.scales.get(&addr).copied().ok_or_else(|| {
+            let key = (self.h5.file_number(), addr);
+            let d = self.scales.get(&key).copied().ok_or_else(|| {
                 Error::with_detail(
                     ErrorKind::BadDim,
                     format!("{name} refers to a dimension scale at {addr:#x} that is not one"),
@@ -601,7 +621,8 @@ impl Builder<'_> {
                     &mut Cursor::new(&m.data, m.offset, "shared"),
                     self.h5.sizes(),
                 ) {
-                    if let Some(t) = self.types.by_address_among(a, known) {
+                    let key = (ds.file().file_number(), a);
+                    if let Some(t) = self.types.by_address_among(key, known) {
                         return Ok(NcType::User(t));
                     }
                 }
@@ -619,12 +640,15 @@ impl Builder<'_> {
         match &a.dtype {
             TypeRef::Inline(dt) => Ok((dt.clone(), self.types.nc_type(dt)?)),
             TypeRef::Shared(SharedRef::ObjectHeader(addr)) => {
-                let t = self.types.by_address(*addr).ok_or_else(|| {
-                    Error::with_detail(
-                        ErrorKind::BadType,
-                        format!("attribute {} uses an unknown committed type", a.name),
-                    )
-                })?;
+                let t = self
+                    .types
+                    .by_address((self.h5.file_number(), *addr))
+                    .ok_or_else(|| {
+                        Error::with_detail(
+                            ErrorKind::BadType,
+                            format!("attribute {} uses an unknown committed type", a.name),
+                        )
+                    })?;
                 let oh = self.h5.object_header(*addr).map_err(hdf)?;
                 let m = oh
                     .message(MessageType::DATATYPE)
@@ -667,7 +691,7 @@ impl Builder<'_> {
             ));
         }
         let reader = HeapOnly {
-            h5: self.h5,
+            h5: &self.h5,
             cache: self.heaps,
         };
         Ok(Some(match (&dt, typ) {
@@ -736,10 +760,10 @@ impl Builder<'_> {
     }
 }
 
-/// Global heap access during the build, through the file's heap cache.
-struct HeapOnly<'a> {
-    h5: &'a Hdf5File,
-    cache: &'a super::HeapCache,
+/// Global heap access through the heap cache, in one file.
+pub(crate) struct HeapOnly<'a> {
+    pub(crate) h5: &'a Hdf5File,
+    pub(crate) cache: &'a super::HeapCache,
 }
 
 impl HeapReader for HeapOnly<'_> {

@@ -21,7 +21,7 @@ use purecdf_hdf5::format::cursor::Cursor;
 use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
 use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
-use purecdf_hdf5::io::{ByteSource, FileSource};
+use purecdf_hdf5::io::ByteSource;
 use purecdf_hdf5::read::{Dataset, Hdf5File, Slab};
 use purecdf_hdf5::FormatError;
 
@@ -61,13 +61,19 @@ impl std::fmt::Debug for Netcdf4File {
 impl Netcdf4File {
     /// Opens a file by path.
     pub fn open(path: &Path) -> Result<Netcdf4File> {
-        let src = FileSource::open(path).map_err(Error::io)?;
-        Self::from_source(Arc::new(src))
+        // Opened by path, the file can find the targets of its external links and the
+        // sources of its virtual datasets named relative to it.
+        std::fs::File::open(path).map_err(Error::io)?;
+        let h5 = Hdf5File::open_path(path).map_err(hdf)?;
+        Self::from_hdf5(h5)
     }
 
     /// Opens from any byte source.
     pub fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
-        let h5 = Hdf5File::open(source).map_err(hdf)?;
+        Self::from_hdf5(Hdf5File::open(source).map_err(hdf)?)
+    }
+
+    fn from_hdf5(h5: Hdf5File) -> Result<Netcdf4File> {
         let heaps = HeapCache::default();
         let built = build::build(&h5, &heaps)?;
         Ok(Netcdf4File {
@@ -124,7 +130,8 @@ impl types::HeapReader for Netcdf4File {
 /// Global heap collections read so far, shared by the threads reading a file: every vlen
 /// element names a collection and an object in it, and many elements share a collection.
 #[derive(Default)]
-pub(crate) struct HeapCache(Mutex<HashMap<u64, Arc<GlobalHeapCollection>>>);
+/// Collections are keyed by file number and address (external links lead to other files).
+pub(crate) struct HeapCache(Mutex<HashMap<(u32, u64), Arc<GlobalHeapCollection>>>);
 
 impl HeapCache {
     /// The element count and bytes of the global heap object a 16-byte vlen element points to;
@@ -141,11 +148,8 @@ impl HeapCache {
         if id.collection == 0 {
             return Ok(None);
         }
-        let cached = self
-            .0
-            .lock()
-            .ok()
-            .and_then(|h| h.get(&id.collection).cloned());
+        let key = (h5.file_number(), id.collection);
+        let cached = self.0.lock().ok().and_then(|h| h.get(&key).cloned());
         let col = match cached {
             Some(c) => c,
             None => {
@@ -153,7 +157,7 @@ impl HeapCache {
                     GlobalHeapCollection::read(h5.source(), id.collection, sizes).map_err(hdf)?,
                 );
                 if let Ok(mut h) = self.0.lock() {
-                    h.insert(id.collection, c.clone());
+                    h.insert(key, c.clone());
                 }
                 c
             }
@@ -229,8 +233,13 @@ impl Backend for Netcdf4File {
                 let data = self.slab(var, slab)?;
                 let es = dt.size() as usize;
                 let mut out = Values::with_capacity(typ, data.len() / es.max(1));
+                // vlen data is in the global heap of the dataset's own file.
+                let reader = build::HeapOnly {
+                    h5: self.var_data(var)?.dataset.file(),
+                    cache: &self.heaps,
+                };
                 for e in data.chunks_exact(es.max(1)) {
-                    let v = types::decode_value(dt, e, self, 0)?;
+                    let v = types::decode_value(dt, e, &reader, 0)?;
                     match (&mut out, v) {
                         (Values::String(s), crate::model::Value::String(x)) => s.push(x),
                         (Values::User(_, u), v) => u.push(v),

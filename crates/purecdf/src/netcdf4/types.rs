@@ -99,7 +99,9 @@ pub(crate) fn is_big_endian(dt: &Datatype) -> bool {
 /// it became, matched by structure when a variable or attribute carries a copy inline.
 #[derive(Default)]
 pub(crate) struct TypeTable {
-    pub(crate) by_address: Vec<(u64, TypeId)>,
+    /// Committed datatypes by (file number, address): objects of files reached through
+    /// external links have addresses of their own.
+    pub(crate) by_address: Vec<((u32, u64), TypeId)>,
     pub(crate) entries: Vec<(Datatype, TypeId)>,
 }
 
@@ -127,12 +129,12 @@ impl TypeTable {
     }
 
     /// The user type registered for a committed datatype at `address`.
-    pub(crate) fn by_address(&self, address: u64) -> Option<TypeId> {
+    pub(crate) fn by_address(&self, address: (u32, u64)) -> Option<TypeId> {
         self.by_address_among(address, self.by_address.len())
     }
 
     /// Like [`TypeTable::by_address`], among the first `known` registered types.
-    pub(crate) fn by_address_among(&self, address: u64, known: usize) -> Option<TypeId> {
+    pub(crate) fn by_address_among(&self, address: (u32, u64), known: usize) -> Option<TypeId> {
         self.by_address[..known.min(self.by_address.len())]
             .iter()
             .find(|(a, _)| *a == address)
@@ -145,7 +147,7 @@ impl TypeTable {
         schema: &mut Schema,
         g: crate::model::GroupId,
         name: &str,
-        address: u64,
+        address: (u32, u64),
         dt: &Datatype,
     ) -> Result<TypeId> {
         let kind = match dt {

@@ -54,3 +54,63 @@ fn empty_dataset_of_huge_element_reads_nothing() {
     }
     assert_eq!(found, 1, "the damaged dataset is in the fixture");
 }
+
+/// The virtual dataset fixtures (`crates/purecdf-hdf5/tests/data/vds`) with every 4-byte word of
+/// their mapping heap block set in turn to values that make counts, ranks, strides, lengths and
+/// name offsets absurd (the block's checksum recomputed so that the damage is read), and the
+/// hostile fixtures as they are (a dataset reading itself, a cycle of external links): read as
+/// the `hdf5_open` fuzz target reads, within the allocation cap, without a panic or a hang.
+#[test]
+fn damaged_virtual_dataset_mappings_read_within_bounds() {
+    use purecdf_hdf5::format::checksum::lookup3;
+    use purecdf_hdf5::format::global_heap::GlobalHeapCollection;
+    use purecdf_hdf5::format::messages::layout::Layout;
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../purecdf-hdf5/tests/data/vds");
+    let mut cases = Vec::new();
+    for name in [
+        "missing.h5",
+        "printf.h5",
+        "unlim.h5",
+        "shapes.h5",
+        "nested.h5",
+        "bad/self_ref.h5",
+        "bad/heap_v1.h5",
+        "bad/elink_cycle_a.h5",
+    ] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        cases.push((name.to_string(), bytes.clone()));
+        let f = Hdf5File::open(Arc::new(bytes.clone())).unwrap();
+        let root = f.root().unwrap();
+        for m in root.members().unwrap() {
+            let Some(addr) = m.address else { continue };
+            let Ok(ds) = Dataset::load(&f, addr) else {
+                continue;
+            };
+            let Layout::Virtual { heap } = ds.layout else {
+                continue;
+            };
+            let col = GlobalHeapCollection::read(f.source(), heap.collection, f.sizes()).unwrap();
+            let obj = col.object(heap.index).unwrap().to_vec();
+            let at = bytes
+                .windows(obj.len())
+                .position(|w| w == obj.as_slice())
+                .expect("heap object in the file");
+            let body = obj.len() - 4;
+            for word in (0..body.saturating_sub(3)).step_by(4) {
+                for v in [u32::MAX, 0x7fff_ffff, 0x0001_0000, 0] {
+                    let mut b = bytes.clone();
+                    b[at + word..at + word + 4].copy_from_slice(&v.to_le_bytes());
+                    let sum = lookup3(&b[at..at + body]);
+                    b[at + body..at + body + 4].copy_from_slice(&sum.to_le_bytes());
+                    cases.push((format!("{name} {}+{word}={v:#x}", m.name), b));
+                }
+            }
+        }
+    }
+    assert!(cases.len() > 100, "only {} cases", cases.len());
+    crate::run_cases("damaged virtual datasets", cases, |_, bytes| {
+        crate::hdf5_read::read_everything(&bytes);
+        Ok(())
+    });
+}

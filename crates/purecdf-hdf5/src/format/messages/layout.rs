@@ -4,6 +4,7 @@
 
 use crate::error::{FormatErrorKind, FormatResult};
 use crate::format::cursor::{Cursor, SizeParams};
+use crate::format::global_heap::GlobalHeapId;
 
 /// How a chunked dataset indexes its chunks (layout version 4; earlier versions use a v1 B-tree).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,8 +75,11 @@ pub enum Layout {
         /// Layout version 4 flags (bit 0: don't filter partial edge chunks).
         flags: u8,
     },
-    /// Virtual dataset (mappings not decoded).
-    Virtual,
+    /// Virtual dataset: the global heap object holding its mappings (see [`crate::format::vds`]).
+    Virtual {
+        /// Where the mappings are.
+        heap: GlobalHeapId,
+    },
 }
 
 impl Layout {
@@ -208,7 +212,9 @@ impl Layout {
                     flags,
                 })
             }
-            3 => Ok(Layout::Virtual),
+            3 if version == 4 => Ok(Layout::Virtual {
+                heap: GlobalHeapId::parse(&mut c, sizes)?,
+            }),
             k => Err(c.error(FormatErrorKind::InvalidValue(u64::from(k)))),
         }
     }
@@ -299,8 +305,8 @@ impl Layout {
                 }
                 e.addr(*address);
             }
-            Layout::Virtual => {
-                e.u8(4).u8(3);
+            Layout::Virtual { heap } => {
+                e.u8(4).u8(3).addr(Some(heap.collection)).u32(heap.index);
             }
         }
     }

@@ -537,6 +537,8 @@ impl<'a, W: Write> Printer<'a, W> {
         let storage: &str = if self.format == Format::Cdf5 || st.chunk_sizes.is_none() {
             if st.compact {
                 "compact"
+            } else if st.is_virtual {
+                "unknown"
             } else {
                 "contiguous"
             }

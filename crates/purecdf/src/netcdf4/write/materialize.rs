@@ -615,6 +615,12 @@ pub(crate) fn rename_dim(nw: &mut Netcdf4Writer, dim: DimId, new: &str) -> Resul
 pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
     let heaps = super::super::HeapCache::default();
     let built = super::super::build::build(w.reader(), &heaps)?;
+    if built.foreign {
+        return fail(
+            ErrorKind::NotBuilt,
+            "updating a file whose external links lead to objects in other files",
+        );
+    }
     let (mut schema, vars, format, located) =
         (built.schema, built.vars, built.format, built.located);
     let by_addr = w.objects_by_address();
