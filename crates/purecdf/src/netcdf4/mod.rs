@@ -22,7 +22,7 @@ use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
 use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::io::{ByteSource, FileSource};
-use purecdf_hdf5::read::{Dataset, Hdf5File, Slab};
+use purecdf_hdf5::read::{Dataset, Hdf5File, OpenOptions, Slab};
 use purecdf_hdf5::FormatError;
 
 use crate::backend::{Backend, Format};
@@ -61,13 +61,29 @@ impl std::fmt::Debug for Netcdf4File {
 impl Netcdf4File {
     /// Opens a file by path.
     pub fn open(path: &Path) -> Result<Netcdf4File> {
+        Self::open_with(path, crate::OpenOptions::default())
+    }
+
+    /// Opens a file by path, with options relaxing what HDF5 refuses.
+    pub fn open_with(path: &Path, options: crate::OpenOptions) -> Result<Netcdf4File> {
         let src = FileSource::open(path).map_err(Error::io)?;
-        Self::from_source(Arc::new(src))
+        Self::from_source_with(Arc::new(src), options)
     }
 
     /// Opens from any byte source.
     pub fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
-        let h5 = Hdf5File::open(source).map_err(hdf)?;
+        Self::from_source_with(source, crate::OpenOptions::default())
+    }
+
+    /// Opens from any byte source, with options relaxing what HDF5 refuses.
+    pub fn from_source_with(
+        source: Arc<dyn ByteSource>,
+        options: crate::OpenOptions,
+    ) -> Result<Netcdf4File> {
+        let h5opts = OpenOptions::new()
+            .ignore_status_flags(options.ignore_hdf5_status_flags)
+            .ignore_end_of_allocation(options.ignore_hdf5_end_of_allocation);
+        let h5 = Hdf5File::open_with(source, h5opts).map_err(hdf)?;
         let heaps = HeapCache::default();
         let built = build::build(&h5, &heaps)?;
         Ok(Netcdf4File {
