@@ -34,7 +34,7 @@ mod selection;
 
 pub use backend::{Chunking, Format, Quantize};
 pub use convert::NcElement;
-pub use dispatch::{append, create, create_with, open, open_mem};
+pub use dispatch::{append, create, create_with, open, open_mem, open_with, OpenOptions};
 pub use error::{Context, Error, ErrorKind, Result};
 pub use file::{CreateOptions, File, FileMut, Variable};
 
