@@ -3,7 +3,8 @@
 //! bytes. Otherwise it is a match: `ctrl >> 5` is the length minus 2 (7: add the bytes that
 //! follow, while they are 255, and the first that is not), `(ctrl & 31) << 8` plus the next byte
 //! is the distance minus 1, except that 31 and 255 mark a far match whose distance minus 8192 is
-//! in the two big-endian bytes that follow.
+//! in the two big-endian bytes that follow. c-blosc's decoder wants at least one byte after a
+//! match's last byte: streams end with literals.
 
 const MAX_DISTANCE: usize = 8191;
 /// The largest distance a far match encodes.
@@ -123,9 +124,10 @@ pub(crate) fn encode(input: &[u8], maxout: usize) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(maxout.min(n + n / 32 + 16));
     let mut table = vec![0u32; 1 << HASH_LOG];
     let mut lit_start = 0usize;
-    // Position 0 cannot start a match (the stream opens with literals).
+    // Position 0 cannot start a match (the stream opens with literals), and the stream must end
+    // with a literal: c-blosc's decoder stops before copying a match that ends the input.
     let mut i = 1usize;
-    while i + 4 <= n {
+    while i + 4 < n {
         let v = read32(input, i);
         let h = (v.wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize;
         let cand = table[h] as usize;
@@ -133,7 +135,7 @@ pub(crate) fn encode(input: &[u8], maxout: usize) -> Option<Vec<u8>> {
         let dist = i - cand;
         if cand < i && dist <= MAX_FAR && read32(input, cand) == v {
             let mut len = 4;
-            while i + len < n && input[cand + len] == input[i + len] {
+            while i + len + 1 < n && input[cand + len] == input[i + len] {
                 len += 1;
             }
             // A far match costs two more bytes: only worth it when long.

@@ -37,10 +37,27 @@ pub fn encode(input: &[u8], level: i32) -> Result<Vec<u8>> {
     #[cfg(not(feature = "zstd-c"))]
     {
         let _ = level;
-        Ok(ruzstd::encoding::compress_to_vec(
-            input,
-            ruzstd::encoding::CompressionLevel::Fastest,
-        ))
+        let frame =
+            ruzstd::encoding::compress_to_vec(input, ruzstd::encoding::CompressionLevel::Fastest);
+        Ok(with_content_size(frame, input.len() as u64))
+    }
+}
+
+/// Adds the frame content size to a frame header that lacks it (ruzstd's encoder leaves it out;
+/// HDF5's zstd filter sizes its output buffer from it, RFC 8878 section 3.1.1.1.1): the
+/// descriptor's size flag becomes 3 and an 8-byte little-endian size follows the window
+/// descriptor. Frames of another shape are returned as they are.
+#[cfg(not(feature = "zstd-c"))]
+fn with_content_size(mut frame: Vec<u8>, size: u64) -> Vec<u8> {
+    const MAGIC: [u8; 4] = 0xFD2F_B528u32.to_le_bytes();
+    match frame.get(..5) {
+        // No content size, not single-segment, no dictionary id: magic, descriptor, window.
+        Some(h) if h[..4] == MAGIC && h[4] & 0xE3 == 0 && frame.len() > 6 => {
+            frame[4] |= 0xC0;
+            frame.splice(6..6, size.to_le_bytes());
+            frame
+        }
+        _ => frame,
     }
 }
 
