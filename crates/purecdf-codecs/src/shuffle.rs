@@ -14,10 +14,17 @@ pub fn shuffle(src: &[u8], dst: &mut [u8], size: usize) {
         dst.copy_from_slice(src);
         return;
     }
-    for j in 0..size {
-        let row = &mut dst[j * n..(j + 1) * n];
-        for (i, d) in row.iter_mut().enumerate() {
-            *d = src[i * size + j];
+    match size {
+        2 => shuffle_n::<2>(src, dst, n),
+        4 => shuffle_n::<4>(src, dst, n),
+        8 => shuffle_n::<8>(src, dst, n),
+        _ => {
+            for j in 0..size {
+                let row = &mut dst[j * n..(j + 1) * n];
+                for (i, d) in row.iter_mut().enumerate() {
+                    *d = src[i * size + j];
+                }
+            }
         }
     }
     let tail = n * size;
@@ -32,14 +39,42 @@ pub fn unshuffle(src: &[u8], dst: &mut [u8], size: usize) {
         dst.copy_from_slice(src);
         return;
     }
-    for j in 0..size {
-        let row = &src[j * n..(j + 1) * n];
-        for (i, s) in row.iter().enumerate() {
-            dst[i * size + j] = *s;
+    match size {
+        2 => unshuffle_n::<2>(src, dst, n),
+        4 => unshuffle_n::<4>(src, dst, n),
+        8 => unshuffle_n::<8>(src, dst, n),
+        _ => {
+            for j in 0..size {
+                let row = &src[j * n..(j + 1) * n];
+                for (i, s) in row.iter().enumerate() {
+                    dst[i * size + j] = *s;
+                }
+            }
         }
     }
     let tail = n * size;
     dst[tail..].copy_from_slice(&src[tail..]);
+}
+
+/// [`shuffle`] of `n` elements of `N` bytes, element by element (the compiler keeps the `N`
+/// output rows in registers and checks no bounds in the loop).
+fn shuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
+    let mut rows: Vec<&mut [u8]> = dst[..N * n].chunks_exact_mut(n).collect();
+    for (i, e) in src[..N * n].chunks_exact(N).enumerate() {
+        for (j, row) in rows.iter_mut().enumerate() {
+            row[i] = e[j];
+        }
+    }
+}
+
+/// [`unshuffle`] of `n` elements of `N` bytes.
+fn unshuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
+    let rows: [&[u8]; N] = std::array::from_fn(|j| &src[j * n..(j + 1) * n]);
+    for (i, e) in dst[..N * n].chunks_exact_mut(N).enumerate() {
+        for j in 0..N {
+            e[j] = rows[j][i];
+        }
+    }
 }
 
 /// Transposes an 8x8 bit matrix held in a u64 (bit `8 * r + c` to bit `8 * c + r`).
