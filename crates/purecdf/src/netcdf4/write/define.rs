@@ -562,8 +562,12 @@ impl BackendMut for Netcdf4Writer {
         if id == 0 || id > 65535 {
             return Err(Error::new(ErrorKind::Filter));
         }
-        // Only the filters this writer can apply are available (netcdf-c: H5Zfilter_avail).
-        if !matches!(id, DEFLATE | SHUFFLE | FLETCHER32 | SZIP) {
+        // Only the filters this writer can apply are available (netcdf-c: H5Zfilter_avail):
+        // every built-in one but n-bit and scale-offset, which need HDF5's set_local.
+        use purecdf_hdf5::filter as f;
+        let writable = u16::try_from(id)
+            .is_ok_and(|id| f::is_available(id) && !matches!(id, f::NBIT | f::SCALEOFFSET));
+        if !writable {
             return fail(ErrorKind::NoFilter, format!("filter {id}"));
         }
         self.check_new_filter(var, id, params)?;
