@@ -5,7 +5,8 @@
 //! is compared). Each test prints a per-mode pass table.
 //!
 //! The files:
-//! * every HDF5 file in `../shared/conformance/netcdf-c` and in this repository's test data
+//! * every HDF5 file in `../shared/conformance/netcdf-c`, `../shared/conformance/hdf5-wild`
+//!   (files of other writers) and in this repository's test data
 //!   (netCDF-4, netCDF-4 classic model, plain HDF5 with phony dimensions, h5py files, and
 //!   `tests/data/netcdf4_modes/filters.h5` with unusual filter pipelines and reserved
 //!   attribute names);
@@ -290,6 +291,9 @@ fn build_corpus() -> Option<Vec<Entry>> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
     walk(&netcdf_c, &mut files);
+    // HDF5 files from other writers; VDS sources and external-link targets beside them.
+    let wild = shared.join("conformance/hdf5-wild");
+    walk(&wild, &mut files);
     for c in ["purecdf", "purecdf-hdf5", "purecdf-cli"] {
         walk(&repo.join(c).join("tests/data"), &mut files);
     }
@@ -299,6 +303,7 @@ fn build_corpus() -> Option<Vec<Entry>> {
         .map(|p| {
             let label = p
                 .strip_prefix(&netcdf_c)
+                .or_else(|_| p.strip_prefix(&wild))
                 .or_else(|_| p.strip_prefix(&repo))
                 .unwrap_or(&p)
                 .display()
@@ -526,10 +531,17 @@ fn selection_rows(corpus: &[Entry]) -> Vec<Row<'_>> {
     rows
 }
 
+/// Runs `bin` on `file` from the file's folder (where HDF5 looks for external links' targets,
+/// VDS sources and external raw data).
 fn run(bin: &str, args: &[String], file: &Path) -> Output {
+    let (dir, name) = (
+        file.parent().unwrap_or(Path::new(".")),
+        file.file_name().unwrap(),
+    );
     Command::new(bin)
         .args(args)
-        .arg(file)
+        .arg(name)
+        .current_dir(dir)
         .output()
         .unwrap_or_else(|e| panic!("running {bin}: {e}"))
 }

@@ -39,6 +39,9 @@ pub enum FormatErrorKind {
     LimitExceeded(u64),
     /// An unknown message that is marked "fail if unknown".
     UnknownMessage(u16),
+    /// The superblock's status flags (version 3) say a writer has the file open, or died with
+    /// it open: HDF5 refuses to open it until `h5clear` resets them.
+    OpenForWriting(u32),
 }
 
 /// A parse error: kind, file offset and the structure being parsed.
@@ -91,6 +94,10 @@ impl fmt::Display for FormatError {
             FormatErrorKind::UnknownMessage(t) => {
                 write!(f, "unknown message type {t} marked fail-if-unknown")
             }
+            FormatErrorKind::OpenForWriting(flags) => write!(
+                f,
+                "file is open for writing, or its writer did not close it (status flags {flags:#04x})"
+            ),
         }
     }
 }

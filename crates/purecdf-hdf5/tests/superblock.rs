@@ -98,3 +98,57 @@ fn root_object_headers() {
     // Its title attribute is an attribute message.
     assert_eq!(oh.messages_of(MessageType::ATTRIBUTE).count(), 1);
 }
+
+fn lowlevel(name: &str) -> std::sync::Arc<dyn purecdf_hdf5::io::ByteSource> {
+    std::sync::Arc::new(
+        FileSource::open(format!(
+            "{}/../purecdf/tests/data/netcdf4/lowlevel/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+}
+
+#[test]
+fn status_flags_of_a_live_or_crashed_writer_refuse_the_open() {
+    use purecdf_hdf5::read::{Hdf5File, OpenOptions};
+    for (name, flags) in [("status_write.h5", 0x01), ("status_swmr.h5", 0x05)] {
+        let e = Hdf5File::open(lowlevel(name)).unwrap_err();
+        assert_eq!(e.kind, FormatErrorKind::OpenForWriting(flags), "{name}");
+        let f = Hdf5File::open_with(lowlevel(name), OpenOptions::new().ignore_status_flags(true))
+            .unwrap();
+        assert!(f.dataset("/v").is_ok());
+    }
+}
+
+#[test]
+fn reads_stop_at_the_end_of_allocation() {
+    use purecdf_hdf5::read::{Hdf5File, OpenOptions};
+    let f = Hdf5File::open(lowlevel("eoa_meta.h5")).unwrap();
+    assert_eq!(f.source().len(), 400);
+    assert!(matches!(
+        f.root().and_then(|g| g.members()).unwrap_err().kind,
+        FormatErrorKind::UnexpectedEof { .. }
+    ));
+    let f = Hdf5File::open_with(
+        lowlevel("eoa_meta.h5"),
+        OpenOptions::new().ignore_end_of_allocation(true),
+    )
+    .unwrap();
+    assert!(f.root().and_then(|g| g.members()).is_ok());
+}
+
+#[test]
+fn cache_image_entries_replace_the_file_bytes() {
+    use purecdf_hdf5::read::Hdf5File;
+    let f = Hdf5File::open(lowlevel("cache_image.h5")).unwrap();
+    assert!(f.has_cache_image());
+    let names: Vec<String> = f
+        .root()
+        .and_then(|g| g.members())
+        .unwrap()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(names, ["grp", "x"]);
+}

@@ -61,12 +61,36 @@ fn read_magic(path: &Path) -> Result<Magic> {
     Ok(Magic::Unknown)
 }
 
+/// Options for opening a file read-only ([`open_with`]). The default is netcdf-c's behaviour.
+///
+/// HDF5 (so netcdf-c) refuses a netCDF-4 file whose writer still has it open or died before
+/// closing it (status flags in a version 3 superblock), and any read past the superblock's
+/// end-of-allocation address. The `h5clear` tool resets those before HDF5 can open such a file;
+/// these options let a program read what a crashed writer left without changing the file. What
+/// it reads may be inconsistent. Classic files ignore them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// Open a netCDF-4 file even when its superblock says a writer has it open.
+    pub ignore_hdf5_status_flags: bool,
+    /// Read a netCDF-4 file up to its end rather than its recorded end of allocation.
+    pub ignore_hdf5_end_of_allocation: bool,
+}
+
 /// Opens a dataset read-only, whatever its format.
 ///
 /// # Errors
 /// NC_ENOTNC for an unknown format, NC_ENOTBUILT for a format not implemented yet, NC_ETRUNC or
-/// NC_ENOTNC for a malformed header, system errors for a missing or unreadable file.
+/// NC_ENOTNC for a malformed header, system errors for a missing or unreadable file, NC_EHDFERR
+/// for a netCDF-4 file HDF5 would refuse (see [`OpenOptions`]).
 pub fn open(path: impl AsRef<Path>) -> Result<File> {
+    open_with(path, OpenOptions::default())
+}
+
+/// Opens a dataset read-only with options relaxing what netcdf-c refuses.
+///
+/// # Errors
+/// As [`open`].
+pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<File> {
     let path = path.as_ref();
     match read_magic(path)? {
         Magic::Classic(_) => {
@@ -74,7 +98,8 @@ pub fn open(path: impl AsRef<Path>) -> Result<File> {
             Ok(File::from_backend(Box::new(b), path.to_path_buf()))
         }
         Magic::Hdf5 => {
-            let b = crate::netcdf4::Netcdf4File::open(path).map_err(|e| e.path(path))?;
+            let b =
+                crate::netcdf4::Netcdf4File::open_with(path, options).map_err(|e| e.path(path))?;
             Ok(File::from_backend(Box::new(b), path.to_path_buf()))
         }
         Magic::Hdf4 => Err(Error::with_detail(

@@ -208,6 +208,26 @@ impl<'f> Variable<'f> {
         self.def().att(name)
     }
 
+    /// The HDF5 ids of the variable's filters in pipeline order (`nc_inq_var_filter_ids`;
+    /// empty for classic files and unfiltered variables).
+    pub fn filter_ids(&self) -> Vec<u32> {
+        self.def().storage.filters.iter().map(|f| f.0).collect()
+    }
+
+    /// The parameters of filter `id` on the variable (`nc_inq_var_filter_info`).
+    ///
+    /// # Errors
+    /// [`ErrorKind::NoFilter`] when the variable has no such filter.
+    pub fn filter_params(&self, id: u32) -> Result<Vec<u32>> {
+        match self.def().storage.filters.iter().find(|f| f.0 == id) {
+            Some(f) => Ok(f.1.clone()),
+            None => fail(
+                ErrorKind::NoFilter,
+                format!("variable {} has no filter {id}", self.name()),
+            ),
+        }
+    }
+
     /// The fill value in effect: `_FillValue` if it has the variable's type and one value, else the
     /// type's default (`None` for types without one).
     pub fn fill_value(&self) -> Option<Values> {

@@ -34,9 +34,14 @@ mod selection;
 
 pub use backend::{Chunking, Format, Quantize};
 pub use convert::NcElement;
-pub use dispatch::{append, create, create_with, open, open_mem};
+pub use dispatch::{append, create, create_with, open, open_mem, open_with, OpenOptions};
 pub use error::{Context, Error, ErrorKind, Result};
 pub use file::{CreateOptions, File, FileMut, Variable};
+
+/// Whether this build can read and write data with HDF5 filter `id` (`nc_inq_filter_avail`).
+pub fn filter_available(id: u32) -> bool {
+    u16::try_from(id).is_ok_and(purecdf_hdf5::filter::is_available)
+}
 pub use model::{
     Attribute, DimId, Dimension, GroupId, NcType, Schema, TypeId, Value, Values, VarId,
 };

@@ -334,3 +334,44 @@ fn big_endian_enum_types() {
     assert_eq!(names, ["plain"]);
     assert!(f.attribute("ea").is_none());
 }
+
+/// The filter API: ids in pipeline order (Fletcher-32, shuffle, then deflate and the others in
+/// definition order, as netcdf-c 4.9.0 builds libhdf5's pipeline), a redefinition keeps its
+/// place, parameters by id, NC_ENOFILTER for an absent one; the same after reopening.
+#[test]
+fn filter_ids_parameters_and_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f.nc");
+    let opts = purecdf::CreateOptions {
+        format: purecdf::Format::Netcdf4,
+        ..Default::default()
+    };
+    let mut f = purecdf::create_with(&p, opts).unwrap();
+    f.add_dimension("x", 64).unwrap();
+    let v = f.add_variable::<f32>("v", &["x"]).unwrap();
+    f.def_var_filter(v, 1, &[5]).unwrap();
+    f.def_var_filter(v, 2, &[]).unwrap();
+    f.def_var_filter(v, 3, &[]).unwrap();
+    // Redefining deflate changes its level, not its place.
+    f.def_var_filter(v, 1, &[7]).unwrap();
+    let want = [3, 2, 1];
+    {
+        let var = f.variable("v").unwrap();
+        assert_eq!(var.filter_ids(), want);
+        assert_eq!(var.filter_params(1).unwrap(), [7]);
+        assert_eq!(
+            var.filter_params(307).unwrap_err().kind(),
+            purecdf::ErrorKind::NoFilter
+        );
+    }
+    let data: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    f.put_values(v, &data, ..).unwrap();
+    f.close().unwrap();
+    let f = purecdf::open(&p).unwrap();
+    let var = f.variable("v").unwrap();
+    assert_eq!(var.filter_ids(), want);
+    assert_eq!(var.filter_params(1).unwrap(), [7]);
+    assert_eq!(var.get_values::<f32>(..).unwrap(), data);
+    assert!(purecdf::filter_available(1) && purecdf::filter_available(4));
+    assert!(!purecdf::filter_available(65535) && !purecdf::filter_available(70000));
+}

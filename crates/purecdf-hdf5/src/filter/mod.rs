@@ -4,9 +4,11 @@
 //!
 //! Built in: deflate (1, feature `deflate`), shuffle (2), fletcher32 (3), szip (4, decode only),
 //! n-bit (5) and scale-offset (6, D-scale floats and integers; E-scale is refused as HDF5 refuses
-//! it). Unknown ids give
+//! it); from the filter registry, on the pure-Rust codecs of `purecdf-codecs`: bzip2 (307), LZF
+//! (32000), blosc (32001), LZ4 (32004), bitshuffle (32008) and zstd (32015). Unknown ids give
 //! [`FilterError::Unknown`]; known ids whose feature is off give [`FilterError::NotBuilt`].
 
+mod codecs;
 mod deflate;
 mod fletcher32;
 mod nbit;
@@ -15,6 +17,8 @@ mod shuffle;
 mod szip;
 
 use crate::format::messages::filter_pipeline::{FilterDesc, FilterPipeline};
+
+pub use codecs::set_local;
 
 /// Filter id of deflate (zlib).
 pub const DEFLATE: u16 = 1;
@@ -28,6 +32,18 @@ pub const SZIP: u16 = 4;
 pub const NBIT: u16 = 5;
 /// Filter id of scale-offset.
 pub const SCALEOFFSET: u16 = 6;
+/// Filter id of bzip2 (registered by PyTables).
+pub const BZIP2: u16 = 307;
+/// Filter id of LZF (registered by h5py).
+pub const LZF: u16 = 32000;
+/// Filter id of blosc (registered by PyTables).
+pub const BLOSC: u16 = 32001;
+/// Filter id of LZ4 (HDF5's LZ4 filter).
+pub const LZ4: u16 = 32004;
+/// Filter id of bitshuffle.
+pub const BITSHUFFLE: u16 = 32008;
+/// Filter id of zstd.
+pub const ZSTD: u16 = 32015;
 
 /// Why a filter failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,8 +91,20 @@ pub trait Filter: Send + Sync {
 /// True when this build can decode filter `id` (what netcdf-c asks HDF5 with `H5Zfilter_avail`
 /// before reading a variable).
 pub fn is_available(id: u16) -> bool {
-    matches!(id, SHUFFLE | FLETCHER32 | SZIP | NBIT | SCALEOFFSET)
-        || (id == DEFLATE && cfg!(feature = "deflate"))
+    matches!(
+        id,
+        SHUFFLE
+            | FLETCHER32
+            | SZIP
+            | NBIT
+            | SCALEOFFSET
+            | BZIP2
+            | LZF
+            | BLOSC
+            | LZ4
+            | BITSHUFFLE
+            | ZSTD
+    ) || (id == DEFLATE && cfg!(feature = "deflate"))
 }
 
 /// Builds the filter for an id and its client data.
@@ -97,6 +125,9 @@ pub fn build(
         SZIP => szip::build(client_data),
         NBIT => nbit::build(client_data),
         SCALEOFFSET => scaleoffset::build(client_data),
+        BZIP2 | LZF | BLOSC | LZ4 | BITSHUFFLE | ZSTD => {
+            codecs::build(id, client_data, element_size)
+        }
         other => Err(FilterError::Unknown(other)),
     }
 }
@@ -266,8 +297,8 @@ mod tests {
         // Output larger than the expected chunk is refused.
         assert!(decode_chunk(&pipeline, 0, enc, raw.len() - 1, 4).is_err());
         assert_eq!(
-            build(32000, &[], 4).err(),
-            Some(FilterError::Unknown(32000))
+            build(32099, &[], 4).err(),
+            Some(FilterError::Unknown(32099))
         );
     }
 

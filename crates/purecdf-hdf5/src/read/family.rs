@@ -62,6 +62,7 @@ pub(crate) struct Member {
     pub(crate) superblock: Arc<Superblock>,
     pub(crate) shared: Arc<OnceLock<FormatResult<Option<SharedMessages>>>>,
     pub(crate) origin: Option<Arc<Origin>>,
+    pub(crate) cache_image: bool,
 }
 
 /// The files opened from one first file, by identity; index 0 is the first file.
@@ -108,8 +109,14 @@ impl Hdf5File {
     /// Opens an HDF5 file by path: as [`Hdf5File::open`], and the file remembers where it is, so
     /// that external links and virtual dataset sources named relative to it are found.
     pub fn open_path(path: &Path) -> FormatResult<Hdf5File> {
+        Self::open_path_with(path, super::OpenOptions::default())
+    }
+
+    /// Opens an HDF5 file by path as [`Hdf5File::open_path`], with `options` relaxing HDF5's
+    /// rules for this file (not for the files its links and virtual datasets reach).
+    pub fn open_path_with(path: &Path, options: super::OpenOptions) -> FormatResult<Hdf5File> {
         let src = FileSource::open(path).map_err(|_| not_found(0))?;
-        let mut f = Hdf5File::open(Arc::new(src))?;
+        let mut f = Hdf5File::open_with(Arc::new(src), options)?;
         let origin = Arc::new(Origin::of(path));
         f.origin = Some(origin.clone());
         f.family = Family::first(f.member());
@@ -122,6 +129,7 @@ impl Hdf5File {
             superblock: self.superblock.clone(),
             shared: self.shared.clone(),
             origin: self.origin.clone(),
+            cache_image: self.cache_image,
         }
     }
 
@@ -190,6 +198,7 @@ impl Hdf5File {
             origin: m.origin.clone(),
             family: self.family.clone(),
             number: i as u32,
+            cache_image: m.cache_image,
         })
     }
 

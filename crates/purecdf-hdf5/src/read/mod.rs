@@ -24,14 +24,15 @@ pub use slab::Slab;
 use std::sync::{Arc, OnceLock};
 
 use crate::error::{FormatError, FormatErrorKind, FormatResult};
-use crate::format::cursor::{Cursor, SizeParams};
+use crate::format::cache_image::{self, CacheImage, ImageLocation, ImageOverlay};
+use crate::format::cursor::{defined, Cursor, SizeParams};
 use crate::format::fractal_heap::FractalHeap;
 use crate::format::messages::links::LinkTarget;
 use crate::format::messages::shared::SharedRef;
 use crate::format::object_header::{flags, MessageType, ObjectHeader};
 use crate::format::sohm::{type_flag, SharedTableMessage, SohmTable};
 use crate::format::superblock::Superblock;
-use crate::io::{ByteSource, Shifted};
+use crate::io::ByteSource;
 
 /// Most soft and external links one path lookup follows (HDF5's default `nlinks`).
 const MAX_LINK_HOPS: u32 = 16;
@@ -45,6 +46,7 @@ pub struct Hdf5File {
     origin: Option<Arc<family::Origin>>,
     family: Arc<family::Family>,
     number: u32,
+    cache_image: bool,
 }
 
 /// The shared message table with each index's fractal heap.
@@ -63,41 +65,116 @@ impl std::fmt::Debug for Hdf5File {
     }
 }
 
-struct ShiftedArc {
-    inner: Shifted<ArcSource>,
+/// How [`Hdf5File::open_with`] treats a file that HDF5 itself would refuse to open.
+///
+/// The default matches HDF5 1.10 (and so netcdf-c) opening a file read-only: a file whose
+/// version 3 superblock says a writer has it open (or died with it open) is refused, and no read
+/// may reach past the superblock's end-of-allocation address. Relaxing either lets a program
+/// salvage what a crashed writer left, the way `h5clear` does before HDF5 can open it; the bytes
+/// read then may be inconsistent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenOptions {
+    ignore_status_flags: bool,
+    ignore_end_of_allocation: bool,
 }
 
-struct ArcSource(Arc<dyn ByteSource>);
-
-impl ByteSource for ArcSource {
-    fn len(&self) -> u64 {
-        self.0.len()
+impl OpenOptions {
+    /// HDF5's rules (the default).
+    pub fn new() -> OpenOptions {
+        OpenOptions::default()
     }
-    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        self.0.read_at(offset, buf)
+
+    /// Opens a file even when its superblock status flags say a writer has it open (`h5clear
+    /// -s` would clear them).
+    pub fn ignore_status_flags(mut self, yes: bool) -> OpenOptions {
+        self.ignore_status_flags = yes;
+        self
+    }
+
+    /// Reads up to the end of the file rather than stopping at the superblock's
+    /// end-of-allocation address (`h5clear --increment` would raise it).
+    pub fn ignore_end_of_allocation(mut self, yes: bool) -> OpenOptions {
+        self.ignore_end_of_allocation = yes;
+        self
     }
 }
 
-impl ByteSource for ShiftedArc {
+/// Superblock (version 3) status flags: bit 0, opened for writing; bit 2, opened for
+/// single-writer/multiple-reader writing.
+const STATUS_WRITERS: u32 = 0x01 | 0x04;
+
+/// The file as HDF5 addresses it: from the base address on, ending at the end of allocation
+/// (or of the file, if sooner), with a metadata cache image laid over it.
+struct View {
+    inner: Arc<dyn ByteSource>,
+    base: u64,
+    len: u64,
+}
+
+impl ByteSource for View {
     fn len(&self) -> u64 {
-        self.inner.len()
+        self.len
     }
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        self.inner.read_at(offset, buf)
+        crate::io::check_range(offset, buf.len() as u64, self.len)?;
+        self.inner.read_at(self.base + offset, buf)
     }
 }
 
 impl Hdf5File {
-    /// Opens an HDF5 file from any byte source: reads the superblock only.
+    /// Opens an HDF5 file from any byte source as HDF5 would open it read-only (see
+    /// [`OpenOptions`]): reads the superblock and, for versions 2 and 3, its extension.
+    ///
+    /// # Errors
+    /// A malformed superblock or extension; [`FormatErrorKind::OpenForWriting`] for a file a
+    /// writer has open; a metadata cache image that does not decode.
     pub fn open(source: Arc<dyn ByteSource>) -> FormatResult<Hdf5File> {
+        Self::open_with(source, OpenOptions::default())
+    }
+
+    /// Opens an HDF5 file from any byte source, with `options` relaxing HDF5's rules.
+    ///
+    /// # Errors
+    /// As [`Hdf5File::open`].
+    pub fn open_with(source: Arc<dyn ByteSource>, options: OpenOptions) -> FormatResult<Hdf5File> {
         let superblock = Superblock::read(source.as_ref())?;
-        let source: Arc<dyn ByteSource> = if superblock.base_address == 0 {
+        if superblock.version >= 3
+            && superblock.consistency_flags & STATUS_WRITERS != 0
+            && !options.ignore_status_flags
+        {
+            return Err(FormatError::new(
+                FormatErrorKind::OpenForWriting(superblock.consistency_flags),
+                superblock.location,
+                "superblock",
+            ));
+        }
+        let base = superblock.base_address.min(source.len());
+        let mut len = source.len() - base;
+        let sizes = superblock.sizes;
+        if !options.ignore_end_of_allocation {
+            if let Some(eoa) = defined(superblock.eof_address, sizes.offset_size) {
+                len = len.min(eoa);
+            }
+        }
+        let mut source: Arc<dyn ByteSource> = if base == 0 && len == source.len() {
             source
         } else {
-            Arc::new(ShiftedArc {
-                inner: Shifted::new(ArcSource(source), superblock.base_address),
+            Arc::new(View {
+                inner: source,
+                base,
+                len,
             })
         };
+        let mut has_image = false;
+        if let Some(ext) = superblock.extension {
+            let oh = ObjectHeader::read(source.as_ref(), ext, sizes)?;
+            if let Some(m) = oh.message(cache_image::MESSAGE_TYPE) {
+                let loc = ImageLocation::parse(&m.data, m.offset, sizes)?;
+                let image = CacheImage::read(source.as_ref(), loc, sizes)?;
+                source = Arc::new(ImageOverlay::new(source, image));
+                has_image = true;
+            }
+        }
         Ok(Hdf5File {
             source,
             superblock: Arc::new(superblock),
@@ -105,6 +182,7 @@ impl Hdf5File {
             origin: None,
             family: Arc::default(),
             number: 0,
+            cache_image: has_image,
         })
     }
 
@@ -135,6 +213,7 @@ impl Hdf5File {
             origin: None,
             family: Arc::default(),
             number: 0,
+            cache_image: false,
         }
     }
 
@@ -149,7 +228,14 @@ impl Hdf5File {
             origin: self.origin.clone(),
             family: self.family.clone(),
             number: self.number,
+            cache_image: self.cache_image,
         }
+    }
+
+    /// True when the file holds a metadata cache image, whose entries are read in place of the
+    /// file's bytes at their addresses.
+    pub fn has_cache_image(&self) -> bool {
+        self.cache_image
     }
 
     /// The superblock.

@@ -215,12 +215,21 @@ impl Hdf5Writer {
                 size: 0,
             },
         };
+        // Parameters that filters' set_local callbacks fill from the type and the chunk shape.
+        let mut filters = spec.filters;
+        if let Storage::Chunked(c) = &storage {
+            let esize = dt.size() as usize;
+            let cbytes = c.dims.iter().product::<u64>() as usize * esize;
+            for f in &mut filters.filters {
+                f.client_data = crate::filter::set_local(f.id, &f.client_data, esize, cbytes);
+            }
+        }
         let mut body = DatasetBody {
             dtype: spec.dtype,
             dt,
             dtype_raw: None,
             space: spec.space,
-            filters: spec.filters,
+            filters,
             fill: spec.fill,
             storage,
         };

@@ -65,6 +65,12 @@ struct Loader {
 pub(crate) fn load(file: std::fs::File) -> WriteResult<Hdf5Writer> {
     let probe = FileSource::new(file.try_clone()?)?;
     let sb = Superblock::read(&probe)?;
+    // What HDF5 would refuse to open (a writer's status flags) is refused here too; a metadata
+    // cache image would go stale under our changes (HDF5 drops it when it opens the file for
+    // writing), so such files are not updated.
+    if Hdf5File::open(Arc::new(probe))?.has_cache_image() {
+        return Err(unsupported("files holding a metadata cache image"));
+    }
     if sb.sizes
         != (SizeParams {
             offset_size: 8,

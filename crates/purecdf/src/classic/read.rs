@@ -433,12 +433,9 @@ mod tests {
                 xsz: 4,
                 step: vec![12],
             };
-            for (start, count, stride) in [
-                (0, nrec, 1),
-                (5, 1000, 3),
-                (nrec - 9, 9, 1),
-                (2, 7, 40_000),
-            ] {
+            for (start, count, stride) in
+                [(0, nrec, 1), (5, 1000, 3), (nrec - 9, 9, 1), (2, 7, 40_000)]
+            {
                 let slab = Hyperslab {
                     start: vec![u64::from(start)],
                     count: vec![u64::from(count)],

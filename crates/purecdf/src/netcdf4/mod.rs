@@ -22,7 +22,7 @@ use purecdf_hdf5::format::global_heap::{GlobalHeapCollection, GlobalHeapId};
 use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::io::ByteSource;
-use purecdf_hdf5::read::{Dataset, Hdf5File, Slab};
+use purecdf_hdf5::read::{Dataset, Hdf5File, OpenOptions, Slab};
 use purecdf_hdf5::FormatError;
 
 use crate::backend::{Backend, Format};
@@ -58,19 +58,39 @@ impl std::fmt::Debug for Netcdf4File {
     }
 }
 
+/// The HDF5 layer's options for the library's.
+fn h5_options(options: crate::OpenOptions) -> OpenOptions {
+    OpenOptions::new()
+        .ignore_status_flags(options.ignore_hdf5_status_flags)
+        .ignore_end_of_allocation(options.ignore_hdf5_end_of_allocation)
+}
+
 impl Netcdf4File {
     /// Opens a file by path.
     pub fn open(path: &Path) -> Result<Netcdf4File> {
-        // Opened by path, the file can find the targets of its external links and the
-        // sources of its virtual datasets named relative to it.
+        Self::open_with(path, crate::OpenOptions::default())
+    }
+
+    /// Opens a file by path, with options relaxing what HDF5 refuses. Opened by path, the file
+    /// can find the targets of its external links and the sources of its virtual datasets named
+    /// relative to it.
+    pub fn open_with(path: &Path, options: crate::OpenOptions) -> Result<Netcdf4File> {
         std::fs::File::open(path).map_err(Error::io)?;
-        let h5 = Hdf5File::open_path(path).map_err(hdf)?;
+        let h5 = Hdf5File::open_path_with(path, h5_options(options)).map_err(hdf)?;
         Self::from_hdf5(h5)
     }
 
     /// Opens from any byte source.
     pub fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
-        Self::from_hdf5(Hdf5File::open(source).map_err(hdf)?)
+        Self::from_source_with(source, crate::OpenOptions::default())
+    }
+
+    /// Opens from any byte source, with options relaxing what HDF5 refuses.
+    pub fn from_source_with(
+        source: Arc<dyn ByteSource>,
+        options: crate::OpenOptions,
+    ) -> Result<Netcdf4File> {
+        Self::from_hdf5(Hdf5File::open_with(source, h5_options(options)).map_err(hdf)?)
     }
 
     fn from_hdf5(h5: Hdf5File) -> Result<Netcdf4File> {

@@ -42,12 +42,17 @@ pub(crate) fn atomic(dt: &Datatype) -> Option<NcType> {
 }
 
 /// True for integer and float datatypes whose bit layout is not their native type's (reduced
-/// precision, a bit offset, custom float fields): their values need converting.
+/// precision, a bit offset, custom float fields, or an integer of 3, 5, 6, 7 or more bytes,
+/// which HDF5 converts to the native integer holding its precision): their values need
+/// converting.
 pub(crate) fn needs_conversion(dt: &Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::FixedPoint { .. } | Datatype::FloatingPoint { .. }
-    ) && !purecdf_hdf5::convert::is_standard(dt)
+    match dt {
+        Datatype::FixedPoint { size, .. } => {
+            !matches!(size, 1 | 2 | 4 | 8) || !purecdf_hdf5::convert::is_standard(dt)
+        }
+        Datatype::FloatingPoint { .. } => !purecdf_hdf5::convert::is_standard(dt),
+        _ => false,
+    }
 }
 
 /// Converts elements of a non-standard integer or float datatype `dt` in `src` to native-endian

@@ -141,10 +141,12 @@ impl Netcdf4Writer {
         if v.shuffle {
             out.push((SHUFFLE, Vec::new()));
         }
+        let at = v.deflate_pos.min(v.filters.len());
+        out.extend(v.filters[..at].iter().cloned());
         if let Some(l) = v.deflate {
             out.push((DEFLATE, vec![l]));
         }
-        out.extend(v.filters.iter().cloned());
+        out.extend(v.filters[at..].iter().cloned());
         out
     }
 
@@ -502,6 +504,9 @@ impl BackendMut for Netcdf4Writer {
             st.storage = Some(StorageKind::Chunked);
         }
         if let Some(l) = level.filter(|l| *l > 0) {
+            if st.deflate.is_none() {
+                st.deflate_pos = st.filters.len();
+            }
             st.deflate = Some(l);
             st.storage = Some(StorageKind::Chunked);
         }
@@ -565,7 +570,12 @@ impl BackendMut for Netcdf4Writer {
         let st = &mut self.vars[var.0];
         st.storage = Some(StorageKind::Chunked);
         match id {
-            DEFLATE => st.deflate = Some(params.first().copied().unwrap_or(1)),
+            DEFLATE => {
+                if st.deflate.is_none() {
+                    st.deflate_pos = st.filters.len();
+                }
+                st.deflate = Some(params.first().copied().unwrap_or(1));
+            }
             SHUFFLE => st.shuffle = true,
             FLETCHER32 => st.fletcher32 = true,
             _ => {

@@ -62,6 +62,10 @@ pub(crate) struct VarState {
     pub(crate) chunks: Option<Vec<u64>>,
     pub(crate) shuffle: bool,
     pub(crate) deflate: Option<u32>,
+    /// How many of [`VarState::filters`] were defined before deflate: libhdf5's pipeline is
+    /// Fletcher-32, shuffle, then deflate and the other filters in definition order (netcdf-c
+    /// 4.9.0), a redefinition keeping the first position.
+    pub(crate) deflate_pos: usize,
     pub(crate) fletcher32: bool,
     /// Other filters, in definition order.
     pub(crate) filters: Vec<(u32, Vec<u32>)>,

@@ -1,0 +1,542 @@
+//! blosc1 frames, as c-blosc 1.x writes and reads them (c-blosc's `README_HEADER.rst` and
+//! `blosc.c`): a 16-byte header, then (unless the frame is a plain copy) one little-endian i32
+//! per block with the block's offset in the frame, then the blocks.
+//!
+//! The header: format version (2), the internal compressor's format version, flags (bit 0: byte
+//! shuffle, bit 1: plain copy ("memcpyed": the data follows the header as it is), bit 2: bit
+//! shuffle, bit 4: blocks are not split, bits 5-7: compressor format: 0 blosclz, 1 lz4 and lz4hc,
+//! 2 snappy, 3 zlib, 4 zstd), type size, then little-endian u32s: decoded size, block size,
+//! frame size. A block holds `blocksize` bytes (the last one the rest) shuffled as a whole, then
+//! cut into `typesize` equal streams when split (never the last, short block; only when the type
+//! size is at most 16 and the block holds at least 128 elements), each stream stored as an i32
+//! length and the compressed bytes, or the bytes themselves when the length equals the stream's
+//! decoded size. zlib streams carry zlib headers; zstd streams are frames; lz4 ones raw blocks.
+
+use rayon::prelude::*;
+
+use crate::shuffle::{bitshuffle, bitunshuffle, shuffle, unshuffle};
+use crate::{corrupt, le32, CodecError, Result};
+
+/// Size of the frame header.
+pub const HEADER: usize = 16;
+const MEMCPYED: u8 = 0x2;
+const DOSHUFFLE: u8 = 0x1;
+const DOBITSHUFFLE: u8 = 0x4;
+const DONT_SPLIT: u8 = 0x10;
+const MAX_SPLITS: usize = 16;
+const MIN_BUFFERSIZE: usize = 128;
+/// The largest buffer c-blosc 1.x compresses.
+pub const MAX_BUFFERSIZE: usize = i32::MAX as usize - HEADER;
+/// Blocks in parallel only when a frame has at least this many bytes.
+const PARALLEL_BYTES: usize = 1 << 20;
+
+/// blosc's internal compressors, numbered as c-blosc's compressor codes (`BLOSC_BLOSCLZ`..., the
+/// numbers HDF5's blosc filter keeps in its seventh client datum).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compressor {
+    /// blosclz (code 0).
+    BloscLz = 0,
+    /// lz4 (code 1).
+    Lz4 = 1,
+    /// lz4hc (code 2): the lz4 format; encoded here with lz4's (faster, larger) compressor.
+    Lz4Hc = 2,
+    /// snappy (code 3): not implemented.
+    Snappy = 3,
+    /// zlib (code 4).
+    Zlib = 4,
+    /// zstd (code 5).
+    Zstd = 5,
+}
+
+impl Compressor {
+    /// The compressor of a c-blosc compressor code.
+    pub fn from_code(code: u32) -> Option<Compressor> {
+        Some(match code {
+            0 => Compressor::BloscLz,
+            1 => Compressor::Lz4,
+            2 => Compressor::Lz4Hc,
+            3 => Compressor::Snappy,
+            4 => Compressor::Zlib,
+            5 => Compressor::Zstd,
+            _ => return None,
+        })
+    }
+
+    /// The format number in bits 5-7 of the header flags.
+    fn format(self) -> u8 {
+        match self {
+            Compressor::BloscLz => 0,
+            Compressor::Lz4 | Compressor::Lz4Hc => 1,
+            Compressor::Snappy => 2,
+            Compressor::Zlib => 3,
+            Compressor::Zstd => 4,
+        }
+    }
+
+    /// Compressors meant for high compression ratios get larger blocks.
+    fn hcr(self) -> bool {
+        matches!(
+            self,
+            Compressor::Lz4Hc | Compressor::Zlib | Compressor::Zstd
+        )
+    }
+}
+
+/// Shuffle applied before compressing (c-blosc's `BLOSC_NOSHUFFLE`, `BLOSC_SHUFFLE`,
+/// `BLOSC_BITSHUFFLE`: 0, 1, 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shuffle {
+    /// No shuffle.
+    None = 0,
+    /// Byte shuffle.
+    Byte = 1,
+    /// Bit shuffle.
+    Bit = 2,
+}
+
+impl Shuffle {
+    /// The shuffle of a c-blosc shuffle code.
+    pub fn from_code(code: u32) -> Option<Shuffle> {
+        Some(match code {
+            0 => Shuffle::None,
+            1 => Shuffle::Byte,
+            2 => Shuffle::Bit,
+            _ => return None,
+        })
+    }
+}
+
+/// What a frame header says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    /// Format version (2 for c-blosc 1.x).
+    pub version: u8,
+    /// Flags byte.
+    pub flags: u8,
+    /// Element size the shuffles used.
+    pub typesize: usize,
+    /// Decoded size.
+    pub nbytes: usize,
+    /// Block size.
+    pub blocksize: usize,
+    /// Frame size.
+    pub cbytes: usize,
+}
+
+/// Reads a frame header.
+pub fn header(src: &[u8]) -> Result<Header> {
+    if src.len() < HEADER {
+        return corrupt("blosc: frame shorter than its header");
+    }
+    let (Some(nbytes), Some(blocksize), Some(cbytes)) = (le32(src, 4), le32(src, 8), le32(src, 12))
+    else {
+        return corrupt("blosc: short header");
+    };
+    Ok(Header {
+        version: src[0],
+        flags: src[2],
+        typesize: src[3] as usize,
+        nbytes: nbytes as usize,
+        blocksize: blocksize as usize,
+        cbytes: cbytes as usize,
+    })
+}
+
+/// Decodes a blosc1 frame of at most `max_out` bytes (blocks decoded in parallel when the frame
+/// is large).
+pub fn decode(src: &[u8], max_out: usize) -> Result<Vec<u8>> {
+    let h = header(src)?;
+    if h.nbytes > max_out {
+        return Err(CodecError::TooLarge(max_out));
+    }
+    if h.cbytes > src.len() || h.cbytes < HEADER {
+        return corrupt("blosc: frame size beyond the data");
+    }
+    let src = &src[..h.cbytes];
+    if h.flags & MEMCPYED != 0 {
+        return match src.get(HEADER..HEADER + h.nbytes) {
+            Some(d) => Ok(d.to_vec()),
+            None => corrupt("blosc: copied frame shorter than its size"),
+        };
+    }
+    if h.nbytes == 0 {
+        return Ok(Vec::new());
+    }
+    if h.blocksize == 0 || h.typesize == 0 {
+        return corrupt("blosc: zero block or type size");
+    }
+    let format = h.flags >> 5;
+    if format > 4 {
+        return corrupt(format!("blosc: compressor format {format}"));
+    }
+    if format == 2 {
+        return Err(CodecError::Unsupported(
+            "blosc frames compressed with snappy".into(),
+        ));
+    }
+    let nblocks = h.nbytes.div_ceil(h.blocksize);
+    if HEADER + 4 * nblocks > src.len() {
+        return corrupt("blosc: block offsets beyond the frame");
+    }
+    let mut out = vec![0u8; h.nbytes];
+    let work = |(j, dst): (usize, &mut [u8])| -> Result<()> {
+        let start = le32(src, HEADER + 4 * j).unwrap_or(u32::MAX) as usize;
+        let Some(block) = src.get(start..) else {
+            return corrupt("blosc: block offset beyond the frame");
+        };
+        let leftover = dst.len() < h.blocksize;
+        decode_block(&h, block, leftover, dst)
+    };
+    if h.nbytes >= PARALLEL_BYTES && nblocks > 1 {
+        out.par_chunks_mut(h.blocksize)
+            .enumerate()
+            .try_for_each(work)?;
+    } else {
+        out.chunks_mut(h.blocksize).enumerate().try_for_each(work)?;
+    }
+    Ok(out)
+}
+
+/// Whether a block of `bsize` bytes is cut into `typesize` streams.
+fn splits(flags: u8, typesize: usize, bsize: usize, leftover: bool) -> bool {
+    flags & DONT_SPLIT == 0
+        && typesize <= MAX_SPLITS
+        && bsize / typesize >= MIN_BUFFERSIZE
+        && !leftover
+}
+
+fn decode_block(h: &Header, src: &[u8], leftover: bool, dst: &mut [u8]) -> Result<()> {
+    let bsize = dst.len();
+    let ts = h.typesize;
+    let nsplits = if splits(h.flags, ts, bsize, leftover) {
+        ts
+    } else {
+        1
+    };
+    let neblock = bsize / nsplits;
+    let byte = h.flags & DOSHUFFLE != 0 && ts > 1;
+    let bit = !byte && h.flags & DOBITSHUFFLE != 0;
+    let mut tmp = if byte || bit {
+        vec![0u8; bsize]
+    } else {
+        Vec::new()
+    };
+    let target: &mut [u8] = if byte || bit { &mut tmp } else { &mut *dst };
+    let mut at = 0usize;
+    for j in 0..nsplits {
+        let Some(cb) = le32(src, at) else {
+            return corrupt("blosc: truncated stream length");
+        };
+        at += 4;
+        let cb = cb as usize;
+        let Some(data) = src.get(at..at.saturating_add(cb)) else {
+            return corrupt("blosc: truncated stream");
+        };
+        at += cb;
+        let out = &mut target[j * neblock..(j + 1) * neblock];
+        if cb == neblock {
+            out.copy_from_slice(data);
+        } else if decompress(h.flags >> 5, data, out)? != neblock {
+            return corrupt("blosc: stream decodes to the wrong size");
+        }
+    }
+    if byte {
+        unshuffle(&tmp, dst, ts);
+    } else if bit {
+        let n = bsize / ts;
+        if h.version >= 3 {
+            // Newer frames bit-shuffle the whole multiple of 8 elements, leaving the rest.
+            let whole = n - n % 8;
+            bitunshuffle(&tmp, dst, ts, whole);
+            dst[whole * ts..].copy_from_slice(&tmp[whole * ts..]);
+        } else if n.is_multiple_of(8) {
+            bitunshuffle(&tmp, dst, ts, n);
+            dst[n * ts..].copy_from_slice(&tmp[n * ts..]);
+        } else {
+            dst.copy_from_slice(&tmp);
+        }
+    }
+    Ok(())
+}
+
+/// Decodes one stream of compressor format `format` into `out`, returning its decoded length.
+fn decompress(format: u8, data: &[u8], out: &mut [u8]) -> Result<usize> {
+    match format {
+        0 => crate::blosclz::decode_into(data, out)
+            .ok_or_else(|| CodecError::Corrupt("blosc: bad blosclz stream".into())),
+        1 => lz4_flex::block::decompress_into(data, out)
+            .map_err(|e| CodecError::Corrupt(format!("blosc: lz4: {e}"))),
+        3 => {
+            use flate2::{Decompress, FlushDecompress, Status};
+            let mut d = Decompress::new(true);
+            match d.decompress(data, out, FlushDecompress::Finish) {
+                Ok(Status::StreamEnd) => Ok(d.total_out() as usize),
+                _ => corrupt("blosc: bad zlib stream"),
+            }
+        }
+        4 => ruzstd::decoding::FrameDecoder::new()
+            .decode_all(data, out)
+            .map_err(|e| CodecError::Corrupt(format!("blosc: zstd: {e}"))),
+        _ => Err(CodecError::Unsupported(format!(
+            "blosc compressor format {format}"
+        ))),
+    }
+}
+
+/// How to encode a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Params {
+    /// Compression level 0-9 (0: a plain copy).
+    pub clevel: u8,
+    /// Shuffle before compressing.
+    pub shuffle: Shuffle,
+    /// Element size for the shuffles (above 255: treated as 1, as c-blosc does).
+    pub typesize: usize,
+    /// Internal compressor.
+    pub compressor: Compressor,
+    /// Block size; 0 lets c-blosc's rule choose from the level, compressor and size.
+    pub blocksize: usize,
+}
+
+/// c-blosc 1.x's automatic block size (`compute_blocksize`): 32 KiB (64 KiB for the high-ratio
+/// compressors) scaled by the level, capped by the buffer, a multiple of the type size.
+fn compute_blocksize(p: &Params, typesize: usize, nbytes: usize) -> usize {
+    if nbytes < typesize {
+        return 1;
+    }
+    let mut bs = nbytes;
+    if p.blocksize != 0 {
+        bs = p.blocksize.max(MIN_BUFFERSIZE);
+    } else if nbytes >= 32 * 1024 {
+        bs = 32 * 1024;
+        if p.compressor.hcr() {
+            bs *= 2;
+        }
+        bs = match p.clevel {
+            0 => bs / 4,
+            1..=3 => bs / 2,
+            4..=5 => bs,
+            6 => bs * 2,
+            7..=8 => bs * 4,
+            _ => bs * 16,
+        };
+    }
+    bs = bs.min(nbytes);
+    if bs > typesize {
+        bs = bs / typesize * typesize;
+    }
+    bs
+}
+
+/// Encodes `src` as a blosc1 frame that c-blosc 1.x reads (a plain-copy frame when compression
+/// does not shrink it). Blocks are compressed in parallel when the buffer is large.
+pub fn encode(src: &[u8], p: &Params) -> Result<Vec<u8>> {
+    if src.len() > MAX_BUFFERSIZE {
+        return Err(CodecError::BadParams(format!(
+            "blosc buffer of {} bytes",
+            src.len()
+        )));
+    }
+    if p.clevel > 9 {
+        return Err(CodecError::BadParams(format!("blosc level {}", p.clevel)));
+    }
+    if p.compressor == Compressor::Snappy {
+        return Err(CodecError::Unsupported("blosc with snappy".into()));
+    }
+    let ts = if (1..=255).contains(&p.typesize) {
+        p.typesize
+    } else {
+        1
+    };
+    let nbytes = src.len();
+    let blocksize = compute_blocksize(p, ts, nbytes).max(1);
+    let nblocks = nbytes.div_ceil(blocksize);
+    let mut flags = p.compressor.format() << 5;
+    match p.shuffle {
+        Shuffle::Byte => flags |= DOSHUFFLE,
+        Shuffle::Bit => flags |= DOBITSHUFFLE,
+        Shuffle::None => {}
+    }
+    let split =
+        p.compressor == Compressor::BloscLz && ts <= MAX_SPLITS && blocksize / ts >= MIN_BUFFERSIZE;
+    if !split {
+        flags |= DONT_SPLIT;
+    }
+    let mut head = [0u8; HEADER];
+    head[0] = 2;
+    head[1] = 1;
+    head[3] = ts as u8;
+    head[4..8].copy_from_slice(&(nbytes as u32).to_le_bytes());
+    head[8..12].copy_from_slice(&(blocksize as u32).to_le_bytes());
+    let copy = |mut head: [u8; HEADER]| {
+        head[2] = flags | MEMCPYED;
+        head[12..16].copy_from_slice(&((nbytes + HEADER) as u32).to_le_bytes());
+        let mut out = Vec::with_capacity(nbytes + HEADER);
+        out.extend_from_slice(&head);
+        out.extend_from_slice(src);
+        out
+    };
+    if p.clevel == 0 || nbytes < MIN_BUFFERSIZE {
+        return Ok(copy(head));
+    }
+    head[2] = flags;
+    let h = Header {
+        version: 2,
+        flags,
+        typesize: ts,
+        nbytes,
+        blocksize,
+        cbytes: 0,
+    };
+    let work = |(j, block): (usize, &[u8])| {
+        encode_block(&h, p, block, j + 1 == nblocks && block.len() < blocksize)
+    };
+    let blocks: Vec<Vec<u8>> = if nbytes >= PARALLEL_BYTES && nblocks > 1 {
+        src.par_chunks(blocksize)
+            .enumerate()
+            .map(work)
+            .collect::<Result<_>>()?
+    } else {
+        src.chunks(blocksize)
+            .enumerate()
+            .map(work)
+            .collect::<Result<_>>()?
+    };
+    let total = HEADER + 4 * nblocks + blocks.iter().map(Vec::len).sum::<usize>();
+    if total >= nbytes + HEADER {
+        return Ok(copy(head));
+    }
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(&head);
+    out[12..16].copy_from_slice(&(total as u32).to_le_bytes());
+    let mut at = HEADER + 4 * nblocks;
+    for b in &blocks {
+        out.extend_from_slice(&(at as u32).to_le_bytes());
+        at += b.len();
+    }
+    for b in blocks {
+        out.extend_from_slice(&b);
+    }
+    Ok(out)
+}
+
+fn encode_block(h: &Header, p: &Params, src: &[u8], leftover: bool) -> Result<Vec<u8>> {
+    let bsize = src.len();
+    let ts = h.typesize;
+    let mut tmp;
+    let data: &[u8] = if h.flags & DOSHUFFLE != 0 && ts > 1 {
+        tmp = vec![0u8; bsize];
+        shuffle(src, &mut tmp, ts);
+        &tmp
+    } else if h.flags & DOBITSHUFFLE != 0 && (bsize / ts).is_multiple_of(8) {
+        // Format 2 bit-shuffles a block only when it holds a multiple of 8 elements.
+        let n = bsize / ts;
+        tmp = src.to_vec();
+        bitshuffle(src, &mut tmp, ts, n);
+        &tmp
+    } else {
+        src
+    };
+    let nsplits = if splits(h.flags, ts, bsize, leftover) {
+        ts
+    } else {
+        1
+    };
+    let neblock = bsize / nsplits;
+    let mut out = Vec::with_capacity(bsize / 2 + 4 * nsplits);
+    for j in 0..nsplits {
+        let part = &data[j * neblock..(j + 1) * neblock];
+        let c = compress(p, part)?;
+        match c {
+            Some(c) if !c.is_empty() && c.len() < neblock => {
+                out.extend_from_slice(&(c.len() as u32).to_le_bytes());
+                out.extend_from_slice(&c);
+            }
+            _ => {
+                out.extend_from_slice(&(neblock as u32).to_le_bytes());
+                out.extend_from_slice(part);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Compresses one stream; `None` when it does not shrink.
+fn compress(p: &Params, part: &[u8]) -> Result<Option<Vec<u8>>> {
+    Ok(match p.compressor {
+        Compressor::BloscLz => crate::blosclz::encode(part, part.len()),
+        Compressor::Lz4 | Compressor::Lz4Hc => Some(lz4_flex::block::compress(part)),
+        Compressor::Zlib => {
+            use std::io::Write;
+            let mut e = flate2::write::ZlibEncoder::new(
+                Vec::with_capacity(part.len() / 2),
+                flate2::Compression::new(u32::from(p.clevel)),
+            );
+            e.write_all(part)
+                .map_err(|e| CodecError::Corrupt(e.to_string()))?;
+            Some(e.finish().map_err(|e| CodecError::Corrupt(e.to_string()))?)
+        }
+        Compressor::Zstd => {
+            // c-blosc's mapping of its levels to zstd's.
+            let level = if p.clevel < 9 {
+                2 * i32::from(p.clevel) - 1
+            } else {
+                22
+            };
+            Some(crate::zstd::encode(part, level)?)
+        }
+        Compressor::Snappy => return Err(CodecError::Unsupported("blosc with snappy".into())),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        let raw: Vec<u8> = (0..70_001u32)
+            .flat_map(|v| ((v as f32).sin() * 100.0).to_le_bytes())
+            .collect();
+        for c in [
+            Compressor::BloscLz,
+            Compressor::Lz4,
+            Compressor::Lz4Hc,
+            Compressor::Zlib,
+            Compressor::Zstd,
+        ] {
+            for s in [Shuffle::None, Shuffle::Byte, Shuffle::Bit] {
+                for ts in [1, 2, 4, 8, 3] {
+                    for clevel in [0, 1, 5, 9] {
+                        let p = Params {
+                            clevel,
+                            shuffle: s,
+                            typesize: ts,
+                            compressor: c,
+                            blocksize: 0,
+                        };
+                        let enc = encode(&raw, &p).unwrap();
+                        let dec = decode(&enc, raw.len()).unwrap();
+                        assert!(dec == raw, "{c:?} {s:?} {ts} {clevel}");
+                        assert!(decode(&enc, raw.len() - 1).is_err());
+                        for cut in [0, 10, enc.len() / 2] {
+                            let _ = decode(&enc[..cut], raw.len());
+                        }
+                    }
+                }
+            }
+        }
+        let small = encode(
+            b"abc",
+            &Params {
+                clevel: 5,
+                shuffle: Shuffle::Byte,
+                typesize: 1,
+                compressor: Compressor::Lz4,
+                blocksize: 0,
+            },
+        )
+        .unwrap();
+        assert_eq!(decode(&small, 3).unwrap(), b"abc");
+    }
+}

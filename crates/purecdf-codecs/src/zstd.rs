@@ -1,0 +1,87 @@
+//! Zstandard frames (RFC 8878; HDF5 registered filter id 32015 stores each chunk as one frame,
+//! client data the compression level). Decoding is pure Rust (ruzstd). Encoding uses ruzstd, whose
+//! encoder offers only its fastest level (about zstd's level 1) whatever level is asked; with the
+//! non-default `zstd-c` feature it uses the C library at the level asked.
+
+use crate::{read_bounded, CodecError, Result};
+
+/// Decodes the zstd frames in `input` (one or more, concatenated) to at most `max_out` bytes.
+pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
+    let mut rest = input;
+    let mut out = Vec::new();
+    while !rest.is_empty() {
+        let dec = ruzstd::decoding::StreamingDecoder::new(&mut rest)
+            .map_err(|e| CodecError::Corrupt(format!("zstd: {e}")))?;
+        let room = max_out - out.len();
+        let hint = input.len().saturating_mul(4).saturating_add(4096);
+        let part = read_bounded(dec, room, hint)?;
+        if out.is_empty() {
+            out = part;
+        } else {
+            out.extend_from_slice(&part);
+        }
+    }
+    if input.is_empty() {
+        return Err(CodecError::Corrupt("empty zstd stream".into()));
+    }
+    Ok(out)
+}
+
+/// Encodes `input` as one zstd frame. `level` is zstd's (1-22, negative for the fast levels);
+/// without the `zstd-c` feature every level encodes as ruzstd's fastest.
+pub fn encode(input: &[u8], level: i32) -> Result<Vec<u8>> {
+    #[cfg(feature = "zstd-c")]
+    {
+        ::zstd::bulk::compress(input, level).map_err(|e| CodecError::Corrupt(e.to_string()))
+    }
+    #[cfg(not(feature = "zstd-c"))]
+    {
+        let _ = level;
+        let frame =
+            ruzstd::encoding::compress_to_vec(input, ruzstd::encoding::CompressionLevel::Fastest);
+        Ok(with_content_size(frame, input.len() as u64))
+    }
+}
+
+/// Adds the frame content size to a frame header that lacks it (ruzstd's encoder leaves it out;
+/// HDF5's zstd filter sizes its output buffer from it, RFC 8878 section 3.1.1.1.1): the
+/// descriptor's size flag becomes 3 and an 8-byte little-endian size follows the window
+/// descriptor. Frames of another shape are returned as they are.
+#[cfg(not(feature = "zstd-c"))]
+fn with_content_size(mut frame: Vec<u8>, size: u64) -> Vec<u8> {
+    const MAGIC: [u8; 4] = 0xFD2F_B528u32.to_le_bytes();
+    match frame.get(..5) {
+        // No content size, not single-segment, no dictionary id: magic, descriptor, window.
+        Some(h) if h[..4] == MAGIC && h[4] & 0xE3 == 0 && frame.len() > 6 => {
+            frame[4] |= 0xC0;
+            frame.splice(6..6, size.to_le_bytes());
+            frame
+        }
+        _ => frame,
+    }
+}
+
+/// Whether [`encode`] honours compression levels above the fastest (the `zstd-c` feature).
+pub const ENCODES_ALL_LEVELS: bool = cfg!(feature = "zstd-c");
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn round_trip_and_bounds() {
+        let raw: Vec<u8> = (0..100_000u32)
+            .flat_map(|v| (v / 7).to_le_bytes())
+            .collect();
+        let enc = super::encode(&raw, 3).unwrap();
+        assert!(enc.len() < raw.len() / 2);
+        assert_eq!(super::decode(&enc, raw.len()).unwrap(), raw);
+        assert!(super::decode(&enc, raw.len() - 1).is_err());
+        assert!(super::decode(&enc[..enc.len() / 2], raw.len()).is_err());
+        assert!(super::decode(b"not zstd", 100).is_err());
+        let mut two = enc.clone();
+        two.extend_from_slice(&enc);
+        assert_eq!(
+            super::decode(&two, 2 * raw.len()).unwrap().len(),
+            2 * raw.len()
+        );
+    }
+}

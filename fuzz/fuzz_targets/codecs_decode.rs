@@ -1,0 +1,32 @@
+//! Fuzzes purecdf-codecs' decoders (blosc1 frames, HDF5-framed LZ4, bitshuffle with none/LZ4/
+//! zstd, LZF, bzip2, zstd) on arbitrary bytes: the first byte picks the codec and a bound, the
+//! rest is the stream. Errors are fine; panics, hangs and output beyond `max_out` are not.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use purecdf_codecs::bitshuffle::Compression;
+use purecdf_codecs::{bitshuffle, blosc, bzip2, lz4, lzf, zstd};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&sel, input)) = data.split_first() else {
+        return;
+    };
+    // Bounds from tiny to 1 MiB, so that both "too large" and real decoding are reached.
+    let max_out = [0usize, 64, 4096, 1 << 20][(sel >> 4) as usize & 3];
+    let elem = [1usize, 2, 4, 8][(sel >> 6) as usize];
+    let out = match sel & 15 {
+        0 => blosc::decode(input, max_out),
+        1 => lz4::decode(input, max_out),
+        2 => bitshuffle::decode(input, elem, 0, Compression::None, max_out),
+        3 => bitshuffle::decode(input, elem, 0, Compression::Lz4, max_out),
+        4 => bitshuffle::decode(input, elem, 0, Compression::Zstd(3), max_out),
+        5 => lzf::decode(input, max_out),
+        6 => bzip2::decode(input, max_out),
+        7 => zstd::decode(input, max_out),
+        8 => bitshuffle::decode(input, elem, 8, Compression::None, max_out),
+        _ => return,
+    };
+    if let Ok(v) = out {
+        assert!(v.len() <= max_out);
+    }
+});
