@@ -50,6 +50,24 @@ fn external_links_show_their_targets() {
     }
 }
 
+/// A netCDF-4 file behind an external link: its dimensions and variables appear in the link's
+/// group; its bookkeeping attributes do not count for `_IsNetcdf4` (netcdf-c's `NC4_walk`
+/// follows hard links only).
+#[test]
+fn netcdf4_target_behind_a_link() {
+    let f = purecdf::open(path("elink_nc4.h5")).unwrap();
+    let s = f.schema();
+    let ext = s.find_group(ROOT, "ext").unwrap();
+    let w = s.find_var(ext, "w").unwrap();
+    assert_eq!(
+        f.variable_by_id(w).get_values::<i32>(..).unwrap(),
+        [4, 5, 6]
+    );
+    assert_eq!(s.dim(s.var(w).dims[0]).name, "x");
+    let is_nc4 = f.attribute("_IsNetcdf4").unwrap();
+    assert_eq!(is_nc4.values, purecdf::Values::Int(vec![0]));
+}
+
 #[test]
 fn hostile_links_and_sources_fail_cleanly() {
     // A link to a missing file: the open fails, as netcdf-c's does.

@@ -99,6 +99,10 @@ struct Builder<'a> {
     att_errors: Vec<(GroupId, Option<VarId>)>,
     group_visits: usize,
     markers: usize,
+    /// True while the group being read was reached from the root by hard links only: netcdf-c
+    /// counts the markers of `_IsNetcdf4` only there (`NC4_walk` does not follow soft or
+    /// external links).
+    hard: bool,
     heaps: &'a super::HeapCache,
 }
 
@@ -133,6 +137,7 @@ pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
         att_errors: Vec::new(),
         group_visits: 0,
         markers: 0,
+        hard: true,
         heaps,
     };
     let root = h5.superblock().root_object_header;
@@ -288,6 +293,7 @@ impl Builder<'_> {
             // a link that leads nowhere makes the open fail.
             let (file, addr) = match &m.target {
                 LinkTarget::Hard(a) => (self.h5.clone(), *a),
+                // Objects behind soft and external links do not count for `_IsNetcdf4`.
                 t => self.h5.follow_link(address, t).map_err(|e| {
                     Error::with_detail(
                         ErrorKind::Hdf,
@@ -313,6 +319,7 @@ impl Builder<'_> {
                     addr,
                     is_dataset.then_some(header),
                     self.types.entries.len(),
+                    self.hard && matches!(m.target, LinkTarget::Hard(_)),
                 )),
             }
         }
@@ -336,15 +343,18 @@ impl Builder<'_> {
             }
         }
         let mut children = Vec::new();
-        for (name, file, addr, header, known) in objects {
+        for (name, file, addr, header, known, hard) in objects {
             match header {
-                Some(h) => self.dataset(gid, &name, &file, h, known)?,
-                None => children.push((name, file, addr)),
+                Some(h) => self.dataset(gid, &name, &file, h, known, hard)?,
+                None => children.push((name, file, addr, hard)),
             }
         }
-        for (name, file, addr) in children {
+        for (name, file, addr, hard) in children {
             let child = self.schema.add_group(gid, &name)?;
-            self.group(file, addr, child, depth + 1)?;
+            let outer = std::mem::replace(&mut self.hard, hard);
+            let r = self.group(file, addr, child, depth + 1);
+            self.hard = outer;
+            r?;
         }
         Ok(())
     }
@@ -356,16 +366,19 @@ impl Builder<'_> {
         file: &Hdf5File,
         header: ObjectHeader,
         types_known: usize,
+        counted: bool,
     ) -> Result<()> {
         let addr = (file.file_number(), header.address);
         self.foreign |= addr.0 != 0;
         let ds = Dataset::from_header(file, header).map_err(hdf)?;
         let atts = ds.attributes().map_err(hdf)?;
-        self.markers += atts
-            .iter()
-            .filter(|a| RESERVED.contains(&a.name.as_str()))
-            .count();
-        self.markers += usize::from(name == "phony_dim");
+        if counted {
+            self.markers += atts
+                .iter()
+                .filter(|a| RESERVED.contains(&a.name.as_str()))
+                .count();
+            self.markers += usize::from(name == "phony_dim");
+        }
         let class = atts.iter().find(|a| a.name == "CLASS").map(text_of);
         let mut own_dim = None;
         if class.as_deref() == Some("DIMENSION_SCALE") {

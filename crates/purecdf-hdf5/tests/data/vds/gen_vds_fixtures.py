@@ -19,6 +19,7 @@ elink_chain_a.h5 external link `hop` -> elink_chain_b.h5:/g, where g holds an ex
 bad/elink_cycle_a.h5 external link to elink_cycle_b.h5:/, whose root links back to
                  elink_cycle_a.h5:/ (a cycle).
 elink_missing.h5 external link to a file that does not exist.
+elink_nc4.h5     external link to the root of elink_nc4_target.nc (netCDF-4, by netCDF4-python).
 elink_abs.h5     external link naming /nonexistent/dir/elink_chain_c.h5: HDF5 falls back to
                  the last component, found beside the linking file.
 
@@ -29,6 +30,7 @@ heap_v1.h5 (written by a newer library).
 import os
 
 import h5py
+import netCDF4
 import numpy as np
 from h5py import h5d, h5p, h5s, h5t
 
@@ -151,3 +153,12 @@ with h5py.File('elink_missing.h5', 'w') as f:
     f['gone'] = h5py.ExternalLink('no_such_target.h5', '/')
 with h5py.File('elink_abs.h5', 'w') as f:
     f['far'] = h5py.ExternalLink('/nonexistent/dir/elink_chain_c.h5', '/v')
+
+# a netCDF-4 file seen through an external link: its dimensions and variables appear, its
+# bookkeeping attributes do not make the linking file netCDF-4 (_IsNetcdf4 stays 0)
+with netCDF4.Dataset('elink_nc4_target.nc', 'w') as d:
+    d.createDimension('x', 3)
+    d.createVariable('x', 'f4', ('x',))[:] = [1, 2, 3]
+    d.createVariable('w', 'i4', ('x',))[:] = [4, 5, 6]
+with h5py.File('elink_nc4.h5', 'w') as f:
+    f['ext'] = h5py.ExternalLink('elink_nc4_target.nc', '/')
