@@ -3,12 +3,16 @@
  *   create FILE        256 MiB float "data" (256x512x512, chunks 1x512x512, deflate 1 + shuffle)
  *                      plus "a" and "b" (64x512x512 each, same storage) for the thread test
  *   write FILE         only "data" of `create`, one 512x512 slab per call: the write benchmark
- *                      (time includes nc_close, which writes the rest out)
+ *                      (time includes nc_close, which writes the rest out). With
+ *                      NC4BENCH_FILTERS set (a _Filter list, e.g. "32015,3" or "2|307,9"),
+ *                      those filters replace deflate 1 + shuffle.
  *   create_many FILE N N small int variables with two attributes each
  *   read FILE VAR      read a float variable whole
  *   open FILE          open, count variables, close
  */
 #include <netcdf.h>
+#include <netcdf_aux.h>
+#include <netcdf_filter.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +31,19 @@ static void def_chunked(int ncid, const char *name, int *dims, int *varid) {
     size_t chunks[3] = {1, 512, 512};
     CHECK(nc_def_var(ncid, name, NC_FLOAT, 3, dims, varid));
     CHECK(nc_def_var_chunking(ncid, *varid, NC_CHUNKED, chunks));
-    CHECK(nc_def_var_deflate(ncid, *varid, 1, 1, 1));
+    const char *spec = getenv("NC4BENCH_FILTERS");
+    if (spec == NULL || *spec == 0) {
+        CHECK(nc_def_var_deflate(ncid, *varid, 1, 1, 1));
+        return;
+    }
+    size_t n = 0;
+    struct NC_H5_Filterspec **list = NULL;
+    CHECK(ncaux_h5filterspec_parselist(spec, NULL, &n, &list));
+    for (size_t i = 0; i < n; i++) {
+        CHECK(nc_def_var_filter(ncid, *varid, list[i]->filterid, list[i]->nparams, list[i]->params));
+        ncaux_h5filterspec_free(list[i]);
+    }
+    free(list);
 }
 
 static void fill(int ncid, int varid, size_t nz) {
