@@ -57,6 +57,41 @@ fn main() {
         }
     }
     let mb = data.len() as f64 / 1e6;
+    if only == "transpose" {
+        // The shuffles alone, over the whole file in 64 KiB blocks.
+        let n = (65536 / ts) / 8 * 8;
+        let mut a = vec![0u8; n * ts];
+        let mut b = vec![0u8; n * ts];
+        for (name, f) in [
+            (
+                "bitshuffle",
+                purecdf_codecs::shuffle::bitshuffle as fn(&[u8], &mut [u8], usize, usize),
+            ),
+            ("bitunshuffle", purecdf_codecs::shuffle::bitunshuffle),
+        ] {
+            let t = Instant::now();
+            for block in data.chunks_exact(n * ts) {
+                f(block, &mut a, ts, n);
+                b[0] ^= a[0];
+            }
+            println!("{name:32} {:8.1} MB/s", mb / t.elapsed().as_secs_f64());
+        }
+        for (name, f) in [
+            (
+                "shuffle",
+                purecdf_codecs::shuffle::shuffle as fn(&[u8], &mut [u8], usize),
+            ),
+            ("unshuffle", purecdf_codecs::shuffle::unshuffle),
+        ] {
+            let t = Instant::now();
+            for block in data.chunks_exact(n * ts) {
+                f(block, &mut a, ts);
+                b[0] ^= a[0];
+            }
+            println!("{name:32} {:8.1} MB/s", mb / t.elapsed().as_secs_f64());
+        }
+        return;
+    }
     for (name, enc, dec) in codecs {
         if !name.contains(&only) {
             continue;

@@ -122,14 +122,20 @@ fn push_match(out: &mut Vec<u8>, dist: usize, len: usize) {
 pub(crate) fn encode(input: &[u8], maxout: usize) -> Option<Vec<u8>> {
     let n = input.len();
     let mut out = Vec::with_capacity(maxout.min(n + n / 32 + 16));
-    let mut table = vec![0u32; 1 << HASH_LOG];
+    // A smaller table for the small streams blosc splits blocks into (zeroing is not free).
+    let hash_log = if n <= 1 << 16 { 12 } else { HASH_LOG };
+    let hash = |v: u32| (v.wrapping_mul(2_654_435_761) >> (32 - hash_log)) as usize;
+    let mut table = vec![0u32; 1 << hash_log];
+    // Misses since the last match: after many, positions are skipped (as LZ4 does), so that
+    // incompressible data goes through quickly.
+    let mut misses = 0usize;
     let mut lit_start = 0usize;
     // Position 0 cannot start a match (the stream opens with literals), and the stream must end
     // with a literal: c-blosc's decoder stops before copying a match that ends the input.
     let mut i = 1usize;
     while i + 4 < n {
         let v = read32(input, i);
-        let h = (v.wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize;
+        let h = hash(v);
         let cand = table[h] as usize;
         table[h] = i as u32;
         let dist = i - cand;
@@ -140,9 +146,11 @@ pub(crate) fn encode(input: &[u8], maxout: usize) -> Option<Vec<u8>> {
             }
             // A far match costs two more bytes: only worth it when long.
             if dist > MAX_DISTANCE && len < 6 {
-                i += 1;
+                misses += 1;
+                i += 1 + (misses >> 5);
                 continue;
             }
+            misses = 0;
             push_literals(&mut out, &input[lit_start..i]);
             push_match(&mut out, dist, len);
             if out.len() >= maxout {
@@ -152,15 +160,14 @@ pub(crate) fn encode(input: &[u8], maxout: usize) -> Option<Vec<u8>> {
             // Index a couple of positions inside the match, as FastLZ does.
             for k in [end.saturating_sub(2), end.saturating_sub(1)] {
                 if k > i && k + 4 <= n {
-                    let h =
-                        (read32(input, k).wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize;
-                    table[h] = k as u32;
+                    table[hash(read32(input, k))] = k as u32;
                 }
             }
             i = end;
             lit_start = i;
         } else {
-            i += 1;
+            misses += 1;
+            i += 1 + (misses >> 5);
         }
     }
     push_literals(&mut out, &input[lit_start..]);

@@ -56,13 +56,12 @@ pub fn unshuffle(src: &[u8], dst: &mut [u8], size: usize) {
     dst[tail..].copy_from_slice(&src[tail..]);
 }
 
-/// [`shuffle`] of `n` elements of `N` bytes, element by element (the compiler keeps the `N`
-/// output rows in registers and checks no bounds in the loop).
+/// [`shuffle`] of `n` elements of `N` bytes, one output row at a time (no bounds checks in the
+/// loops; the block being shuffled stays in cache across the `N` passes).
 fn shuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
-    let mut rows: Vec<&mut [u8]> = dst[..N * n].chunks_exact_mut(n).collect();
-    for (i, e) in src[..N * n].chunks_exact(N).enumerate() {
-        for (j, row) in rows.iter_mut().enumerate() {
-            row[i] = e[j];
+    for (j, row) in dst[..N * n].chunks_exact_mut(n).enumerate() {
+        for (d, e) in row.iter_mut().zip(src[..N * n].chunks_exact(N)) {
+            *d = e[j];
         }
     }
 }
@@ -90,20 +89,20 @@ fn transpose8(mut x: u64) -> u64 {
 }
 
 /// Bit-shuffles the first `n` elements of `size` bytes of `src` into `dst`, `n` a multiple of 8.
-/// Only `n * size` bytes of each are touched.
+/// Only `n * size` bytes of each are touched. A byte shuffle first makes the bytes of each
+/// position contiguous; each run of 8 of them is then one 8x8 bit transpose.
 pub fn bitshuffle(src: &[u8], dst: &mut [u8], size: usize, n: usize) {
     debug_assert!(n.is_multiple_of(8) && src.len() >= n * size && dst.len() >= n * size);
     let rows = n / 8;
-    for g in 0..rows {
-        let base = g * 8 * size;
-        for j in 0..size {
-            let mut x = 0u64;
-            for m in 0..8 {
-                x |= u64::from(src[base + m * size + j]) << (8 * m);
-            }
-            let t = transpose8(x);
-            for b in 0..8 {
-                dst[(j * 8 + b) * rows + g] = (t >> (8 * b)) as u8;
+    let mut tmp = vec![0u8; n * size];
+    shuffle(&src[..n * size], &mut tmp, size);
+    let mut outs: Vec<&mut [u8]> = dst[..n * size].chunks_exact_mut(rows.max(1)).collect();
+    for (j, row) in tmp.chunks_exact(n.max(1)).enumerate() {
+        let bits = &mut outs[j * 8..j * 8 + 8];
+        for (g, eight) in row.chunks_exact(8).enumerate() {
+            let t = transpose8(u64::from_le_bytes(eight.try_into().unwrap_or([0; 8])));
+            for (b, out) in bits.iter_mut().enumerate() {
+                out[g] = (t >> (8 * b)) as u8;
             }
         }
     }
@@ -113,19 +112,22 @@ pub fn bitshuffle(src: &[u8], dst: &mut [u8], size: usize, n: usize) {
 pub fn bitunshuffle(src: &[u8], dst: &mut [u8], size: usize, n: usize) {
     debug_assert!(n.is_multiple_of(8) && src.len() >= n * size && dst.len() >= n * size);
     let rows = n / 8;
-    for g in 0..rows {
-        let base = g * 8 * size;
-        for j in 0..size {
+    if n == 0 {
+        return;
+    }
+    let mut tmp = vec![0u8; n * size];
+    let ins: Vec<&[u8]> = src[..n * size].chunks_exact(rows).collect();
+    for (j, row) in tmp.chunks_exact_mut(n).enumerate() {
+        let bits: [&[u8]; 8] = std::array::from_fn(|b| ins[j * 8 + b]);
+        for (g, eight) in row.chunks_exact_mut(8).enumerate() {
             let mut x = 0u64;
-            for b in 0..8 {
-                x |= u64::from(src[(j * 8 + b) * rows + g]) << (8 * b);
+            for (b, bit) in bits.iter().enumerate() {
+                x |= u64::from(bit[g]) << (8 * b);
             }
-            let t = transpose8(x);
-            for m in 0..8 {
-                dst[base + m * size + j] = (t >> (8 * m)) as u8;
-            }
+            eight.copy_from_slice(&transpose8(x).to_le_bytes());
         }
     }
+    unshuffle(&tmp, &mut dst[..n * size], size);
 }
 
 #[cfg(test)]
