@@ -87,3 +87,19 @@ fn integers_of_odd_sizes_widen_to_the_native_type_of_their_precision() {
         Values::Int(vec![-1, 8388607, -8388608, 12345])
     );
 }
+
+#[test]
+fn short_attribute_values_continue_into_the_following_header_bytes() {
+    let f = purecdf::open(path("short_attr.h5")).unwrap();
+    // The next message's header: padding, then type 0x000C (attribute).
+    assert_eq!(
+        f.attribute("pair").unwrap().values,
+        Values::Short(vec![-3, 11, 0, 0, 12])
+    );
+    assert_eq!(f.attribute("after").unwrap().values, Values::Int(vec![77]));
+    let v = f.variable("v").unwrap();
+    assert_eq!(
+        v.attribute("gain").unwrap().values,
+        Values::Float(vec![0.5, 0.0])
+    );
+}
