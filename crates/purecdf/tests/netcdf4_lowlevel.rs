@@ -103,3 +103,18 @@ fn short_attribute_values_continue_into_the_following_header_bytes() {
         Values::Float(vec![0.5, 0.0])
     );
 }
+
+#[test]
+fn partial_edge_chunks_stored_unfiltered_are_read_raw() {
+    let f = purecdf::open(path("partial_edge.h5")).unwrap();
+    let want: Vec<i32> = (0..35).map(|i| (i % 6) * 100000 - i).collect();
+    assert_eq!(
+        f.variable("grid").unwrap().get_values::<i32>(..).unwrap(),
+        want
+    );
+    let want: Vec<f64> = (0..10).map(|i| f64::from(i) * 0.5 - 2.0).collect();
+    assert_eq!(
+        f.variable("series").unwrap().get_values::<f64>(..).unwrap(),
+        want
+    );
+}
