@@ -118,3 +118,21 @@ fn partial_edge_chunks_stored_unfiltered_are_read_raw() {
         want
     );
 }
+
+#[test]
+fn szip_blocks_of_2_4_and_6_pixels_decode() {
+    let f = purecdf::open(path("szip_blocks.h5")).unwrap();
+    let want: Vec<i16> = (0..45).map(|i: i16| (i * 37 % 500) - 250).collect();
+    assert_eq!(
+        f.variable("nn2").unwrap().get_values::<i16>(..).unwrap(),
+        want
+    );
+    let want: Vec<u16> = (0..60).map(|i: u16| i * 11 % 300).collect();
+    assert_eq!(
+        f.variable("ec4").unwrap().get_values::<u16>(..).unwrap(),
+        want
+    );
+    let got = f.variable("nn6").unwrap().get_values::<f32>(..).unwrap();
+    let want: Vec<f32> = (0..40).map(|i| (i as f32 / 5.0).sin()).collect();
+    assert!(got.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-6));
+}
