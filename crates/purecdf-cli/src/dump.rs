@@ -423,7 +423,10 @@ fn report(progname: &str, e: &purecdf::Error) -> i32 {
         return fail(progname, &detail);
     }
     eprintln!("{}", e.nc_message());
-    eprintln!("Location: {e}");
+    match print::ncdump_location(e) {
+        Some(line) => eprintln!("Location: file ; line {line}"),
+        None => eprintln!("Location: {e}"),
+    }
     1
 }
 

@@ -322,6 +322,9 @@ pub struct Context {
     pub offset: Option<u64>,
     /// Free text: what was being done or parsed.
     pub detail: Option<String>,
+    /// The library call that failed, for tools that report it as netcdf-c's do
+    /// (`"nc_get_vara"` for a read of variable data).
+    pub operation: Option<&'static str>,
 }
 
 /// A purecdf error: a kind plus context and an optional underlying I/O error.
@@ -368,6 +371,14 @@ impl Error {
     /// Adds (or replaces) the file path.
     pub fn path(mut self, path: impl Into<PathBuf>) -> Self {
         self.context.path = Some(path.into());
+        self
+    }
+
+    /// Records the library call that failed (see [`Context::operation`]), unless one is set.
+    pub fn during(mut self, operation: &'static str) -> Self {
+        if self.context.operation.is_none() {
+            self.context.operation = Some(operation);
+        }
         self
     }
 

@@ -87,3 +87,52 @@ fn integers_of_odd_sizes_widen_to_the_native_type_of_their_precision() {
         Values::Int(vec![-1, 8388607, -8388608, 12345])
     );
 }
+
+#[test]
+fn short_attribute_values_continue_into_the_following_header_bytes() {
+    let f = purecdf::open(path("short_attr.h5")).unwrap();
+    // The next message's header: padding, then type 0x000C (attribute).
+    assert_eq!(
+        f.attribute("pair").unwrap().values,
+        Values::Short(vec![-3, 11, 0, 0, 12])
+    );
+    assert_eq!(f.attribute("after").unwrap().values, Values::Int(vec![77]));
+    let v = f.variable("v").unwrap();
+    assert_eq!(
+        v.attribute("gain").unwrap().values,
+        Values::Float(vec![0.5, 0.0])
+    );
+}
+
+#[test]
+fn partial_edge_chunks_stored_unfiltered_are_read_raw() {
+    let f = purecdf::open(path("partial_edge.h5")).unwrap();
+    let want: Vec<i32> = (0..35).map(|i| (i % 6) * 100000 - i).collect();
+    assert_eq!(
+        f.variable("grid").unwrap().get_values::<i32>(..).unwrap(),
+        want
+    );
+    let want: Vec<f64> = (0..10).map(|i| f64::from(i) * 0.5 - 2.0).collect();
+    assert_eq!(
+        f.variable("series").unwrap().get_values::<f64>(..).unwrap(),
+        want
+    );
+}
+
+#[test]
+fn szip_blocks_of_2_4_and_6_pixels_decode() {
+    let f = purecdf::open(path("szip_blocks.h5")).unwrap();
+    let want: Vec<i16> = (0..45).map(|i: i16| (i * 37 % 500) - 250).collect();
+    assert_eq!(
+        f.variable("nn2").unwrap().get_values::<i16>(..).unwrap(),
+        want
+    );
+    let want: Vec<u16> = (0..60).map(|i: u16| i * 11 % 300).collect();
+    assert_eq!(
+        f.variable("ec4").unwrap().get_values::<u16>(..).unwrap(),
+        want
+    );
+    let got = f.variable("nn6").unwrap().get_values::<f32>(..).unwrap();
+    let want: Vec<f32> = (0..40).map(|i| (i as f32 / 5.0).sin()).collect();
+    assert!(got.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-6));
+}

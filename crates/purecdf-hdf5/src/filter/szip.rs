@@ -32,7 +32,10 @@ pub(super) fn build(cd: &[u32]) -> Result<Box<dyn Filter>, FilterError> {
         return Err(FilterError::BadParams(SZIP));
     };
     let ok_bits = matches!(*bpp, 1..=24 | 32 | 64);
-    if !ok_bits || !matches!(*ppb, 8 | 16 | 32 | 64) || *pps == 0 || *pps > 1 << 24 {
+    // HDF5 takes any even block of up to 32 pixels (libaec's szlib compatibility does not
+    // enforce CCSDS's 8, 16, 32, 64); 64 is also decoded.
+    let ok_block = (*ppb % 2 == 0 && (2..=32).contains(ppb)) || *ppb == 64;
+    if !ok_bits || !ok_block || *pps == 0 || *pps > 1 << 24 {
         return Err(FilterError::BadParams(SZIP));
     }
     Ok(Box::new(Szip {
@@ -543,7 +546,17 @@ mod tests {
             NN_OPTION | MSB_OPTION | 128,
         ] {
             for (bpp, w) in [(8u32, 1usize), (16, 2), (32, 4), (64, 8)] {
-                for (ppb, pps) in [(8u32, 20u32), (8, 16), (16, 100), (32, 32), (8, 7)] {
+                for (ppb, pps) in [
+                    (8u32, 20u32),
+                    (8, 16),
+                    (16, 100),
+                    (32, 32),
+                    (8, 7),
+                    (2, 16),
+                    (4, 9),
+                    (6, 30),
+                    (2, 3),
+                ] {
                     for scale in [1u32, 4, 256] {
                         let data = noise(w * 203, scale);
                         let data = data[..data.len() / w * w].to_vec();

@@ -311,8 +311,34 @@ impl Dataset {
         }
     }
 
-    /// Every stored chunk (empty for non-chunked layouts).
+    /// Every stored chunk (empty for non-chunked layouts). Where the layout (version 4, flag
+    /// bit 0) says partial edge chunks are stored unfiltered, as HDF5's
+    /// `H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS` writes them, those chunks (reaching past the
+    /// dataset's current extent in some dimension) have every filter marked skipped.
     pub fn chunks(&self) -> FormatResult<Vec<Chunk>> {
+        let mut chunks = self.stored_chunks()?;
+        if let Layout::Chunked {
+            chunk_dims, flags, ..
+        } = &self.layout
+        {
+            if flags & 0x01 != 0 {
+                let dims = self.space.dims();
+                for c in &mut chunks {
+                    let partial = c
+                        .offsets
+                        .iter()
+                        .zip(chunk_dims.iter().zip(dims))
+                        .any(|(o, (n, d))| o.saturating_add(*n) > *d);
+                    if partial {
+                        c.filter_mask = u32::MAX;
+                    }
+                }
+            }
+        }
+        Ok(chunks)
+    }
+
+    fn stored_chunks(&self) -> FormatResult<Vec<Chunk>> {
         let Layout::Chunked {
             chunk_dims,
             element_size,

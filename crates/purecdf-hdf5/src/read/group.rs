@@ -9,7 +9,7 @@ use crate::format::btree_v2::BTreeV2;
 use crate::format::cursor::Cursor;
 use crate::format::fractal_heap::FractalHeap;
 use crate::format::local_heap::LocalHeap;
-use crate::format::messages::attribute::AttributeMessage;
+use crate::format::messages::attribute::{AttributeMessage, TypeRef};
 use crate::format::messages::links::{DenseStorageInfo, Link, LinkTarget, SymbolTable};
 use crate::format::messages::shared::SharedRef;
 use crate::format::object_header::{flags, MessageType, ObjectHeader};
@@ -128,6 +128,29 @@ impl Group {
     }
 }
 
+/// An attribute message holding fewer value bytes than its dataspace and datatype call for: HDF5
+/// 1.10 copies the value from the message's place in the object header chunk for as many bytes
+/// as the shape needs, so the missing bytes are those that follow the message body (`end`) in
+/// the file. They are taken from the file while it lasts; otherwise the value stays short.
+fn extend_short_data(file: &Hdf5File, a: &mut AttributeMessage, end: u64) {
+    let TypeRef::Inline(dt) = &a.dtype else {
+        return;
+    };
+    let want = a
+        .space
+        .num_elements()
+        .and_then(|n| n.checked_mul(u64::from(dt.size())));
+    let Some(missing) = want.and_then(|w| w.checked_sub(a.data.len() as u64)) else {
+        return;
+    };
+    if missing == 0 || missing > file.source().len().saturating_sub(end) {
+        return;
+    }
+    if let Ok(more) = file.source().read_range(end, missing) {
+        a.data.extend_from_slice(&more);
+    }
+}
+
 /// Attributes of any object, compact and dense, in creation order when tracked.
 pub(crate) fn attributes(file: &Hdf5File, header: &ObjectHeader) -> FormatResult<Vec<Attribute>> {
     let sizes = file.sizes();
@@ -137,7 +160,9 @@ pub(crate) fn attributes(file: &Hdf5File, header: &ObjectHeader) -> FormatResult
     };
     let mut out: Vec<(Option<u16>, Attribute)> = Vec::new();
     for m in header.messages_of(MessageType::ATTRIBUTE) {
-        out.push((m.creation_order, parse(&m.data, m.offset)?));
+        let mut a = parse(&m.data, m.offset)?;
+        extend_short_data(file, &mut a, m.offset + m.data.len() as u64);
+        out.push((m.creation_order, a));
     }
     if let Some(m) = header.message(MessageType::ATTRIBUTE_INFO) {
         let info = DenseStorageInfo::parse_attribute_info(

@@ -242,6 +242,13 @@ impl Loader {
                 addr: *address,
                 size: *size,
             },
+            // Partial edge chunks stored unfiltered: writing or extending would have to follow
+            // HDF5's rules for them (re-filtering chunks that stop being partial).
+            Layout::Chunked { flags, .. } if flags & 0x01 != 0 => {
+                return Err(unsupported(
+                    "datasets whose partial edge chunks are unfiltered",
+                ))
+            }
             Layout::Chunked { chunk_dims, .. } => Storage::Chunked(Box::new(Chunked {
                 dims: chunk_dims.clone(),
                 index: ChunkIndexState::OnDisk(ds.layout.clone()),

@@ -12,7 +12,7 @@ use super::attrs::{enum_value, special, time_text};
 use super::names;
 use super::number::{push_g, push_int, push_uint, Arg, CFormat};
 use super::time::TimeUnits;
-use super::{IndexLang, Printer};
+use super::{IndexLang, Printer, DATA_READ};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{GroupId, NcType, UserTypeKind, Value, Values, VarId};
 use crate::selection::Extents;
@@ -96,7 +96,8 @@ impl<W: Write> Printer<'_, W> {
         self.for_each_chunk(v, &shape, |p, vals| p.chunk(v, &ef, &mut rows, vals))
     }
 
-    /// Reads variable `v` in slabs and calls `f` on each, in row-major order.
+    /// Reads variable `v` in slabs and calls `f` on each, in row-major order. A failed read is
+    /// marked [`DATA_READ`], the call ncdump makes there.
     fn for_each_chunk(
         &mut self,
         v: VarId,
@@ -108,7 +109,9 @@ impl<W: Write> Printer<'_, W> {
         let budget = (CHUNK_BYTES / size).max(1);
         let rank = shape.len();
         if rank == 0 {
-            let vals = var.get_raw_values(Extents::from((&[][..], &[][..])))?;
+            let vals = var
+                .get_raw_values(Extents::from((&[][..], &[][..])))
+                .map_err(|e| e.during(DATA_READ))?;
             return f(self, &vals);
         }
         // Split level: the outermost level whose inner block fits the budget.
@@ -134,7 +137,9 @@ impl<W: Write> Printer<'_, W> {
                 let k = step.min(shape[level] - pos);
                 start[level] = pos;
                 count[level] = k;
-                let vals = var.get_raw_values(Extents::from((&start[..], &count[..])))?;
+                let vals = var
+                    .get_raw_values(Extents::from((&start[..], &count[..])))
+                    .map_err(|e| e.during(DATA_READ))?;
                 if vals.len() as u64 != count.iter().product::<u64>() {
                     return Err(Error::with_detail(
                         ErrorKind::Trunc,

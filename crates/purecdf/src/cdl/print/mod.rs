@@ -48,6 +48,16 @@ use out::Out;
 /// type is not numeric (`dumplib.c` `to_double`).
 const NOT_NUMERIC: &str = "to_double: type not numeric primitive";
 
+/// The operation (see [`crate::Context::operation`]) of an error in reading a variable's data
+/// while printing it: ncdump's `nc_get_vara` call in `vardata.c`.
+pub const DATA_READ: &str = "nc_get_vara";
+
+/// Where netcdf-c 4.9.0's ncdump reports a failed library call (`Location: file ; line N`, its
+/// `NC_CHECK` with an empty file name), when the failure is one whose place is known.
+pub fn ncdump_location(e: &Error) -> Option<u32> {
+    (e.context().operation == Some(DATA_READ)).then_some(478)
+}
+
 /// The message ncdump itself prints (as `ncdump: <message>`, exit status 1) for an error of the
 /// printer, rather than a netCDF library error with its location: a name it refuses to print,
 /// or a time conversion of a value that is not a number.

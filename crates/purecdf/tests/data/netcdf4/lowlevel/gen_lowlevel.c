@@ -10,6 +10,9 @@
  *   oddint.h5         integers of 3, 5, 6 and 7 bytes, signed and unsigned, both byte
  *                     orders, one with a bit offset, as datasets and an attribute: HDF5
  *                     converts each to the smallest native integer holding its precision.
+ *   partial_edge.h5   H5Pset_chunk_opts(DONT_FILTER_PARTIAL_CHUNKS): a 2-D int32 dataset
+ *                     (shuffle, deflate, fletcher32) and a 1-D float64 one (deflate, unlimited)
+ *                     whose edge chunks are stored without filters.
  *   eoa_meta.h5       superblock v0 whose end-of-allocation address (patched) lies below the
  *                     root group's local heap: HDF5 refuses the file.
  */
@@ -157,11 +160,49 @@ static void eoa(void) {
     patch_eoa("eoa_meta.h5", 400);
 }
 
+static void partial_edge(void) {
+    hid_t fapl = latest_fapl();
+    hid_t f = H5Fcreate("partial_edge.h5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    hsize_t d[2] = {7, 5}, c[2] = {3, 2};
+    hid_t s = H5Screate_simple(2, d, NULL);
+    hid_t p = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(p, 2, c);
+    H5Pset_fletcher32(p);
+    H5Pset_shuffle(p);
+    H5Pset_deflate(p, 9);
+    H5Pset_chunk_opts(p, H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS);
+    int v[35];
+    for (int i = 0; i < 35; i++)
+        v[i] = (i % 6) * 100000 - i;
+    hid_t ds = H5Dcreate2(f, "grid", H5T_STD_I32LE, s, H5P_DEFAULT, p, H5P_DEFAULT);
+    H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Dclose(ds);
+    H5Pclose(p);
+    H5Sclose(s);
+    hsize_t n = 10, m = H5S_UNLIMITED, cn = 4;
+    s = H5Screate_simple(1, &n, &m);
+    p = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(p, 1, &cn);
+    H5Pset_deflate(p, 1);
+    H5Pset_chunk_opts(p, H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS);
+    double x[10];
+    for (int i = 0; i < 10; i++)
+        x[i] = i * 0.5 - 2;
+    ds = H5Dcreate2(f, "series", H5T_IEEE_F64LE, s, H5P_DEFAULT, p, H5P_DEFAULT);
+    H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x);
+    H5Dclose(ds);
+    H5Pclose(p);
+    H5Sclose(s);
+    H5Fclose(f);
+}
+
 int main(void) {
     cache_image();
     crashed_writer("status_write.h5", 0);
     crashed_writer("status_swmr.h5", 1);
     oddint();
     eoa();
+    partial_edge();
     return 0;
 }
