@@ -81,6 +81,12 @@ pub fn has_raw_bytes(name: &str) -> bool {
         .any(|w| w[0] == 0xf4 && w[1] == 0x8f && (w[2] == 0xbe || w[2] == 0xbf))
 }
 
+/// True when the bytes of `name` (see [`name_to_bytes`]) are valid UTF-8: always for names
+/// without raw bytes, and for names whose raw-range characters were themselves valid UTF-8.
+pub fn is_utf8(name: &str) -> bool {
+    !has_raw_bytes(name) || std::str::from_utf8(&name_to_bytes(name)).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +110,8 @@ mod tests {
         assert_eq!(name_from_bytes(b"plain"), "plain");
         assert!(!has_raw_bytes("caf\u{e9}"));
         assert!(has_raw_bytes(&name_from_bytes(b"caf\xc3")));
+        assert!(!is_utf8(&name_from_bytes(b"caf\xc3")));
+        assert!(is_utf8(&name_from_bytes("\u{10ffff}".as_bytes())));
         // A valid character in the raw range is kept as its four bytes.
         let s = name_from_bytes("\u{10ff80}".as_bytes());
         assert_eq!(s.chars().count(), 4);

@@ -1,7 +1,7 @@
 //! Name rules: NFC normalisation and the character rules of the file format spec's "Note on names".
 
 use crate::error::{fail, ErrorKind, Result};
-use purecdf_hdf5::format::name::has_raw_bytes;
+use purecdf_hdf5::format::name::is_utf8;
 use unicode_normalization::UnicodeNormalization;
 
 /// netcdf-c's NC_MAX_NAME: the longest name, in bytes.
@@ -27,7 +27,7 @@ pub fn lookup_name(name: &str) -> Result<String> {
     if name.is_empty() || name.contains('/') {
         return fail(ErrorKind::BadName, format!("{name:?} is empty or has '/'"));
     }
-    if has_raw_bytes(name) {
+    if !is_utf8(name) {
         return fail(ErrorKind::BadName, format!("{name:?} is not UTF-8"));
     }
     let mut chars = name.char_indices();
@@ -65,7 +65,7 @@ pub fn check_name(name: &str) -> Result<()> {
     if name.len() > MAX_NAME {
         return fail(ErrorKind::MaxName, format!("name of {} bytes", name.len()));
     }
-    if has_raw_bytes(name) {
+    if !is_utf8(name) {
         return fail(ErrorKind::BadName, format!("{name:?} is not UTF-8"));
     }
     if !(first.is_ascii_alphanumeric() || first == '_' || !first.is_ascii()) {
@@ -94,7 +94,7 @@ pub fn check_name(name: &str) -> Result<()> {
 /// NC_EBADNAME for a name that is not UTF-8, NC_EMAXNAME when the NFC form is longer than
 /// [`MAX_NAME`].
 pub fn stored_name_key(name: &str) -> Result<Option<String>> {
-    if has_raw_bytes(name) {
+    if !is_utf8(name) {
         return fail(ErrorKind::BadName, format!("name {name:?} is not UTF-8"));
     }
     if name.is_ascii() && name.len() <= MAX_NAME {

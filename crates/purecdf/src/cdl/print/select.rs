@@ -11,7 +11,7 @@ use crate::model::{lookup_name, GroupId, Schema, VarId, ROOT};
 /// files alike: by the NFC form of the name.
 fn find_var_nfc(s: &Schema, g: GroupId, name: &str) -> Option<VarId> {
     // A name that is not UTF-8 fails netcdf-c's normalisation, so it finds nothing.
-    if crate::model::has_raw_bytes(name) {
+    if !crate::model::is_utf8(name) {
         return None;
     }
     let nfc: String = name.nfc().collect();
