@@ -162,8 +162,24 @@ struct Cmd {
 
 /// Prints `ncdump: <msg>` and returns exit status 1 (netcdf-c's `error()`).
 fn fail(progname: &str, msg: &str) -> i32 {
-    eprintln!("{progname}: {msg}");
+    // Names and paths in the message are written with their own bytes.
+    let line = format!("{progname}: {msg}\n");
+    let _ = std::io::stderr().write_all(&purecdf::model::name_to_bytes(&line));
     1
+}
+
+/// The file system path an argument names (its raw bytes on Unix).
+fn os_path(path: &str) -> std::path::PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let raw = purecdf::model::name_to_bytes(path);
+        std::path::PathBuf::from(std::ffi::OsStr::from_bytes(&raw))
+    }
+    #[cfg(not(unix))]
+    {
+        std::path::PathBuf::from(path)
+    }
 }
 
 /// `-p` / `-d` digits; `Err` with ncdump's message.
@@ -337,10 +353,10 @@ pub fn run(argv: &[String]) -> i32 {
     if !cmd.name_given {
         cmd.opts.name = print::name_from_path(&path);
     }
-    let file = match purecdf::open(&path) {
+    let file = match purecdf::open(os_path(&path)) {
         Ok(f) => f,
         Err(e) => {
-            let msg = if std::path::Path::new(&path).is_dir() {
+            let msg = if os_path(&path).is_dir() {
                 ErrorKind::NotNc.nc_message().to_string()
             } else {
                 e.nc_message()

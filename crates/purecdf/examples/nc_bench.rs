@@ -6,7 +6,8 @@
 //! * `threads FILE N VAR...` — read each VAR whole, with N threads sharing one handle.
 //! * `write FILE` — create FILE with a 256 MiB float variable `data` (256×512×512, chunks
 //!   1×512×512, deflate 1 + shuffle), written one 512×512 slab per call with the same values as
-//!   nc4bench.c's `fill`; the time includes `close`.
+//!   nc4bench.c's `fill`; the time includes `close`. NC4BENCH_FILTERS (a `_Filter` list) replaces
+//!   deflate 1 + shuffle.
 
 use std::time::Instant;
 
@@ -65,7 +66,15 @@ fn write(path: &str) -> purecdf::Result<()> {
     f.add_dimension("x", 512)?;
     let v = f.add_variable::<f32>("data", &["z", "y", "x"])?;
     f.def_var_chunking(v, purecdf::Chunking::Chunked(vec![1, 512, 512]))?;
-    f.def_var_deflate(v, true, Some(1))?;
+    // NC4BENCH_FILTERS (a _Filter list) replaces deflate 1 + shuffle, as in nc4bench.c.
+    match std::env::var("NC4BENCH_FILTERS") {
+        Ok(spec) if !spec.is_empty() => {
+            for filter in purecdf::filter_spec::parse_filter_list(&spec)?.1 {
+                f.def_var_filter(v, filter.id, &filter.params)?;
+            }
+        }
+        _ => f.def_var_deflate(v, true, Some(1))?,
+    }
     f.enddef()?;
     let mut slab = vec![0f32; 512 * 512];
     for z in 0..256u32 {

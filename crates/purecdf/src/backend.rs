@@ -84,6 +84,13 @@ pub(crate) trait Backend: Send + Sync {
     /// `slab.num_elements() * type size`. Only called for fixed-size atomic types.
     fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()>;
 
+    /// For a variable one of whose dimensions the reference library cannot find (an HDF5
+    /// dimension scale outside the variable's group and its ancestors): the first such axis and
+    /// the error asking for its dimension gives. `None` for every other variable.
+    fn dimension_error(&self, _var: VarId) -> Option<(usize, crate::Error)> {
+        None
+    }
+
     /// The error netcdf-c reports when it first reads the attributes of group `g` (or of its
     /// variable `var`), if they cannot be read; such attributes are absent from the schema.
     fn attributes_error(&self, _g: GroupId, _var: Option<VarId>) -> Option<crate::Error> {

@@ -40,6 +40,14 @@ impl File {
         }
     }
 
+    /// For a variable one of whose dimensions netcdf-c cannot find (an HDF5 dimension scale
+    /// outside the variable's group and its ancestors): the first such axis and the error
+    /// (NC_EBADDIM) asking for that dimension gives. The schema gives such an axis a dimension
+    /// in no group, so the variable's shape and data stay readable.
+    pub fn dimension_error(&self, var: VarId) -> Option<(usize, Error)> {
+        self.backend().dimension_error(var)
+    }
+
     pub(crate) fn backend(&self) -> &dyn Backend {
         match &self.handle {
             Handle::Read(b) => b.as_ref(),

@@ -375,3 +375,62 @@ fn filter_ids_parameters_and_order() {
     assert!(purecdf::filter_available(1) && purecdf::filter_available(4));
     assert!(!purecdf::filter_available(65535) && !purecdf::filter_available(70000));
 }
+
+/// Plain HDF5 names and dimension scales as netcdf-c maps them (tests/data/netcdf4/wild).
+#[test]
+fn wild_names_and_dimension_scales() {
+    use purecdf::model::{name_to_bytes, ROOT};
+    let open = |n: &str| purecdf::open(path(&format!("wild/{n}.h5"))).unwrap();
+    // Names that are not UTF-8 keep their bytes; the model's name rules refuse them.
+    let f = open("wild_utf8_names");
+    let s = f.schema();
+    let names: Vec<Vec<u8>> = s
+        .vars
+        .iter()
+        .map(|v| name_to_bytes(&v.name).into_owned())
+        .collect();
+    assert!(names.contains(&b"x\xe9y".to_vec()), "{names:?}");
+    let g = s.group(ROOT).groups[0];
+    assert_eq!(&*name_to_bytes(&s.group(g).name), b"g\xff\xfe");
+    assert!(purecdf::model::normalize_name(&s.group(g).name).is_err());
+    // Names netcdf-c accepts from HDF5 though its name rules would not.
+    let f = open("wild_names_groups");
+    let s = f.schema();
+    let groups: Vec<&str> = s
+        .group(ROOT)
+        .groups
+        .iter()
+        .map(|&g| s.group(g).name.as_str())
+        .collect();
+    assert!(groups.contains(&"tab\tg") && groups.contains(&"sp ") && groups.contains(&"#h"));
+    // The last scale attached to an axis names its dimension; hard links share a dataset.
+    let f = open("wild_ds_links");
+    let s = f.schema();
+    let dim_names = |v: &str| -> Vec<String> {
+        let id = s.find_var(ROOT, v).unwrap();
+        s.var(id)
+            .dims
+            .iter()
+            .map(|d| s.dim(*d).name.clone())
+            .collect()
+    };
+    assert_eq!(dim_names("v"), ["b", "a"]);
+    assert_eq!(dim_names("r"), ["h"]);
+    // Datasets without scales reuse a dimension of equal length, named or phony.
+    let f = open("wild_ds_samelen");
+    let s = f.schema();
+    let a = s.find_var(ROOT, "a").unwrap();
+    assert_eq!(s.dim(s.var(a).dims[0]).name, "x");
+    let b = s.find_var(ROOT, "b").unwrap();
+    assert_eq!(s.dim(s.var(b).dims[0]).name, "t");
+    // A scale in a sibling group: the variable still reads; asking for the dimension fails.
+    let f = open("wild_ds_sibling");
+    let s = f.schema();
+    let g2 = s.find_group(ROOT, "g2").unwrap();
+    let v = s.find_var(g2, "v").unwrap();
+    assert_eq!(s.shape(v), [2, 3]);
+    // Names longer than NC_MAX_NAME are cut to 256 bytes.
+    let f = open("wild_long_var");
+    assert!(f.schema().vars.iter().all(|v| v.name.len() <= 256));
+    assert!(f.schema().vars.iter().any(|v| v.name == "c".repeat(256)));
+}

@@ -2,8 +2,18 @@
 //! The logic lives in `purecdf_cli::dump`.
 
 fn main() {
-    let argv: Vec<String> = std::env::args_os()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
+    // Arguments keep bytes that are not UTF-8 (names and paths are bytes to netcdf-c).
+    let argv: Vec<String> = std::env::args_os().map(arg_string).collect();
     std::process::exit(purecdf_cli::dump::run(&argv));
+}
+
+#[cfg(unix)]
+fn arg_string(a: std::ffi::OsString) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    purecdf::model::name_from_bytes(a.as_bytes())
+}
+
+#[cfg(not(unix))]
+fn arg_string(a: std::ffi::OsString) -> String {
+    a.to_string_lossy().into_owned()
 }

@@ -266,6 +266,11 @@ impl Ctx<'_> {
             }
             t => t,
         };
+        // netcdf-c defines the variable, then fails asking the length of the dimension it
+        // could not find (`copy_chunking`).
+        if let Some((_, e)) = self.input.dimension_error(iv) {
+            return Err(Failure::Nc { err: e, line: 996 });
+        }
         let mut dims = Vec::with_capacity(var.dims.len());
         for d in &var.dims {
             match self.dims.get(d) {

@@ -204,11 +204,11 @@ fn read_symbol_node(
         let mut scratch = c.split(16)?;
         let soft = if cache_type == 2 {
             let off = u64::from(scratch.u32()?);
-            Some(String::from_utf8_lossy(heap.string_at(off)?).into_owned())
+            Some(crate::format::name::name_from_bytes(heap.string_at(off)?))
         } else {
             None
         };
-        let name = String::from_utf8_lossy(heap.string_at(name_off)?).into_owned();
+        let name = crate::format::name::name_from_bytes(heap.string_at(name_off)?);
         out.push(SymbolEntry {
             name,
             address,

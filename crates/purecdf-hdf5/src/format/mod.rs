@@ -14,6 +14,7 @@ pub mod fractal_heap_write;
 pub mod global_heap;
 pub mod local_heap;
 pub mod messages;
+pub mod name;
 pub mod object_header;
 pub mod sohm;
 pub mod superblock;

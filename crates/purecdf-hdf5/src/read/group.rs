@@ -117,7 +117,11 @@ impl Group {
         if links.iter().all(|l| l.creation_order.is_some()) {
             links.sort_by_key(|l| l.creation_order);
         } else {
-            links.sort_by(|a, b| a.name.cmp(&b.name));
+            // HDF5 orders names by their bytes (`strcmp`).
+            links.sort_by(|a, b| {
+                use crate::format::name::name_to_bytes;
+                name_to_bytes(&a.name).cmp(&name_to_bytes(&b.name))
+            });
         }
         Ok(links)
     }

@@ -108,11 +108,13 @@ pub(crate) fn write(
         .enumerate()
         .map(|(i, e)| layout.id(i, &e.body))
         .collect();
-    let hashes: Vec<u32> = entries.iter().map(|e| lookup3(e.name.as_bytes())).collect();
+    let raw: Vec<_> = entries
+        .iter()
+        .map(|e| crate::format::name::name_to_bytes(e.name))
+        .collect();
+    let hashes: Vec<u32> = raw.iter().map(|n| lookup3(n)).collect();
     let mut by_name: Vec<usize> = (0..entries.len()).collect();
-    by_name.sort_by(|&a, &b| {
-        (hashes[a], entries[a].name.as_bytes()).cmp(&(hashes[b], entries[b].name.as_bytes()))
-    });
+    by_name.sort_by(|&a, &b| (hashes[a], &*raw[a]).cmp(&(hashes[b], &*raw[b])));
     let mut by_order: Vec<usize> = (0..entries.len()).collect();
     by_order.sort_by_key(|&i| entries[i].order);
 

@@ -10,7 +10,9 @@ mod name;
 mod types;
 mod values;
 
-pub use name::{check_name, lookup_name, normalize_name, MAX_NAME};
+pub use name::{check_name, lookup_name, normalize_name, record_name, stored_name_key, MAX_NAME};
+/// Names read from HDF5 files keep bytes that are not UTF-8; see `purecdf_hdf5::format::name`.
+pub use purecdf_hdf5::format::name::{has_raw_bytes, is_utf8, name_from_bytes, name_to_bytes};
 pub use types::{CompoundField, NcType, UserType, UserTypeKind};
 pub use values::{Value, Values};
 
@@ -309,6 +311,38 @@ impl Schema {
         Ok(id)
     }
 
+    /// Adds a group whose name comes from a file as it is: no name rules, no normalisation and
+    /// no duplicate search (netcdf-c takes HDF5 link names unchecked; links are unique).
+    pub(crate) fn add_group_unchecked(&mut self, parent: GroupId, name: String) -> GroupId {
+        let id = GroupId(self.groups.len());
+        self.groups.push(Group {
+            name,
+            parent: Some(parent),
+            ..Group::default()
+        });
+        self.groups[parent.0].groups.push(id);
+        id
+    }
+
+    /// Adds a dimension named as in a file, unchecked (see [`Schema::add_group_unchecked`]).
+    pub(crate) fn add_dim_unchecked(
+        &mut self,
+        g: GroupId,
+        name: String,
+        len: u64,
+        unlimited: bool,
+    ) -> DimId {
+        let id = DimId(self.dims.len());
+        self.dims.push(Dimension {
+            name,
+            len,
+            unlimited,
+            group: g,
+        });
+        self.groups[g.0].dims.push(id);
+        id
+    }
+
     /// Adds a dimension to group `g`; fails with NC_ENAMEINUSE if the name is taken there.
     pub fn add_dim(&mut self, g: GroupId, name: &str, len: u64, unlimited: bool) -> Result<DimId> {
         let name = normalize_name(name)?;
@@ -382,6 +416,14 @@ impl Schema {
         ));
         self.groups[g.0].types.push(id);
         Ok(id)
+    }
+
+    /// Adds a user type named as in a file, unchecked (see [`Schema::add_group_unchecked`]).
+    pub(crate) fn add_type_unchecked(&mut self, g: GroupId, ut: UserType) -> TypeId {
+        let id = TypeId(self.types.len());
+        self.types.push((g, ut));
+        self.groups[g.0].types.push(id);
+        id
     }
 
     /// The attribute list of a variable, or of group `g` when `var` is `None`.

@@ -1,6 +1,7 @@
 //! Name rules: NFC normalisation and the character rules of the file format spec's "Note on names".
 
 use crate::error::{fail, ErrorKind, Result};
+use purecdf_hdf5::format::name::is_utf8;
 use unicode_normalization::UnicodeNormalization;
 
 /// netcdf-c's NC_MAX_NAME: the longest name, in bytes.
@@ -8,7 +9,8 @@ pub const MAX_NAME: usize = 256;
 
 /// Checks a name against the spec's rules and returns its NFC form.
 ///
-/// Rules (file format spec, "Note on names"): non-empty; valid UTF-8 (guaranteed by `&str`); first
+/// Rules (file format spec, "Note on names"): non-empty; valid UTF-8 (a `&str` is, but a name
+/// read from an HDF5 file may hold raw bytes, see `purecdf_hdf5::format::name`); first
 /// character alphanumeric, `_` or multi-byte UTF-8; no `/`; no ASCII control characters or DEL;
 /// no trailing space; at most [`MAX_NAME`] bytes once normalised.
 pub fn normalize_name(name: &str) -> Result<String> {
@@ -24,6 +26,9 @@ pub fn normalize_name(name: &str) -> Result<String> {
 pub fn lookup_name(name: &str) -> Result<String> {
     if name.is_empty() || name.contains('/') {
         return fail(ErrorKind::BadName, format!("{name:?} is empty or has '/'"));
+    }
+    if !is_utf8(name) {
+        return fail(ErrorKind::BadName, format!("{name:?} is not UTF-8"));
     }
     let mut chars = name.char_indices();
     if let Some((_, c)) = chars.next() {
@@ -60,6 +65,9 @@ pub fn check_name(name: &str) -> Result<()> {
     if name.len() > MAX_NAME {
         return fail(ErrorKind::MaxName, format!("name of {} bytes", name.len()));
     }
+    if !is_utf8(name) {
+        return fail(ErrorKind::BadName, format!("{name:?} is not UTF-8"));
+    }
     if !(first.is_ascii_alphanumeric() || first == '_' || !first.is_ascii()) {
         return fail(
             ErrorKind::BadName,
@@ -76,6 +84,42 @@ pub fn check_name(name: &str) -> Result<()> {
         return fail(ErrorKind::BadName, format!("{name:?} ends with a space"));
     }
     Ok(())
+}
+
+/// How netcdf-c looks up an object by the name it read from a file (ncdump's `nc_inq_att` after
+/// `nc_inq_attname`, `nc_inq_dimid` after `nc_inq_dimname`): the name is normalised, without the
+/// other name rules, and the NFC
+/// form is searched for. `Ok(None)`: the name is its own NFC form; `Ok(Some(nfc))`: the lookup
+/// searches for `nfc` instead (finding another attribute, or none: NC_ENOTATT). Errors:
+/// NC_EBADNAME for a name that is not UTF-8, NC_EMAXNAME when the NFC form is longer than
+/// [`MAX_NAME`].
+pub fn stored_name_key(name: &str) -> Result<Option<String>> {
+    if !is_utf8(name) {
+        return fail(ErrorKind::BadName, format!("name {name:?} is not UTF-8"));
+    }
+    if name.is_ascii() && name.len() <= MAX_NAME {
+        return Ok(None);
+    }
+    let nfc: String = name.nfc().collect();
+    if nfc.len() > MAX_NAME {
+        return fail(ErrorKind::MaxName, format!("name of {} bytes", nfc.len()));
+    }
+    Ok((nfc != name).then_some(nfc))
+}
+
+/// A name as ncdump prints it from one of its fixed records (`ncvar_t`, `ncatt_t`, `ncdim_t`):
+/// the name field holds [`MAX_NAME`] bytes and the next member (the type code, or a dimension's
+/// length) follows it directly, so a name of that many bytes or more shows its first
+/// [`MAX_NAME`] bytes and then the little-endian bytes of `next` up to the first zero. Shorter
+/// names are unchanged.
+pub fn record_name(name: &str, next: u64) -> std::borrow::Cow<'_, str> {
+    let raw = purecdf_hdf5::format::name::name_to_bytes(name);
+    if raw.len() < MAX_NAME {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    let mut out = raw[..MAX_NAME].to_vec();
+    out.extend(next.to_le_bytes().into_iter().take_while(|&b| b != 0));
+    std::borrow::Cow::Owned(purecdf_hdf5::format::name::name_from_bytes(&out))
 }
 
 #[cfg(test)]
@@ -122,5 +166,32 @@ mod tests {
         let early = format!("x\n{}", "x".repeat(300));
         assert_eq!(lookup_name(&early).unwrap_err().kind(), ErrorKind::BadName);
         assert!(lookup_name(&"x".repeat(256)).is_ok());
+    }
+
+    #[test]
+    fn stored_attribute_names() {
+        use purecdf_hdf5::format::name::name_from_bytes;
+        assert_eq!(stored_name_key("#odd name ").unwrap(), None);
+        assert_eq!(stored_name_key("caf\u{e9}").unwrap(), None);
+        let kind = |n: &str| stored_name_key(n).unwrap_err().kind();
+        assert_eq!(kind(&name_from_bytes(b"x\xc0\xafy")), ErrorKind::BadName);
+        assert_eq!(kind(&"a".repeat(257)), ErrorKind::MaxName);
+        assert_eq!(
+            stored_name_key("cafe\u{301}").unwrap().as_deref(),
+            Some("caf\u{e9}")
+        );
+        assert!(normalize_name(&name_from_bytes(b"bad\xff")).is_err());
+    }
+
+    #[test]
+    fn record_names() {
+        assert_eq!(record_name("short", 4), "short");
+        let long = "v".repeat(300);
+        assert_eq!(record_name(&long, 4), format!("{}\u{4}", "v".repeat(256)));
+        assert_eq!(
+            record_name(&long, 0x0102),
+            format!("{}\u{2}\u{1}", "v".repeat(256))
+        );
+        assert_eq!(record_name(&long, 256), "v".repeat(256));
     }
 }

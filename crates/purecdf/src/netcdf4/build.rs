@@ -3,6 +3,14 @@
 //! into user types and attributes into attributes, hiding netCDF-4's bookkeeping attributes.
 //! Dimension references are resolved after every group is read, since a variable may use a
 //! dimension of an ancestor group.
+//!
+//! As netcdf-c 4.9.0 (`libhdf5/hdf5open.c`) does: names are taken from the file unchecked and
+//! unnormalised (any bytes, see `purecdf_hdf5::format::name`), at most `NC_MAX_NAME` bytes of
+//! a dataset name are kept, and a group name longer than that fails the open. A dataset's
+//! `DIMENSION_LIST` counts only when axis 0 has a scale; each axis takes its last scale,
+//! matched by object address against the dimensions of the dataset's group and then of its
+//! ancestors (an axis left unmatched makes ncdump fail at it). Datasets without scales reuse the
+//! group's first dimension, phony or not, of the same length and kind.
 
 use std::collections::HashMap;
 
@@ -13,14 +21,19 @@ use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::format::messages::layout::Layout;
 use purecdf_hdf5::format::messages::links::LinkTarget;
 use purecdf_hdf5::format::messages::shared::SharedRef;
+use purecdf_hdf5::format::name::{name_from_bytes, name_to_bytes};
 use purecdf_hdf5::format::object_header::{flags, MessageType, ObjectHeader};
 use purecdf_hdf5::read::{Dataset, Group, Hdf5File};
+
+mod dims;
 
 use super::types::{self, HeapReader, TypeTable};
 use super::{hdf, VarData};
 use crate::backend::Format;
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{DimId, GroupId, NcType, Schema, StorageInfo, Value, Values, VarId, ROOT};
+use crate::model::{
+    DimId, GroupId, NcType, Schema, StorageInfo, Value, Values, VarId, MAX_NAME, ROOT,
+};
 
 /// The NAME a pure dimension's scale carries.
 const PURE_DIM: &str = "This is a netCDF dimension but not a netCDF variable";
@@ -88,7 +101,13 @@ struct Builder<'a> {
     foreign: bool,
     schema: Schema,
     types: TypeTable,
-    scales: HashMap<(u32, u64), DimId>,
+    /// The dimension-scale dataset of each dimension made from one (several dimensions may
+    /// share a dataset reached through several hard links).
+    scale_addr: HashMap<DimId, (u32, u64)>,
+    /// Each dimension's length when it was made, which phony-dimension matching compares.
+    made_len: HashMap<DimId, u64>,
+    /// Variables with an axis whose dimension scale is in no group netcdf-c searches: the axis.
+    dim_errors: Vec<(VarId, usize)>,
     dimids: HashMap<i64, DimId>,
     nc_dimid: HashMap<DimId, i64>,
     next_dimid: i64,
@@ -113,6 +132,8 @@ pub(crate) struct Built {
     pub(crate) format: Format,
     /// Groups and variables whose attributes netcdf-c fails to read (NC_EATTMETA).
     pub(crate) att_errors: Vec<(GroupId, Option<VarId>)>,
+    /// Variables whose dimension at an axis netcdf-c cannot find (NC_EBADDIM when asked).
+    pub(crate) dim_errors: Vec<(VarId, usize)>,
     /// Where each object is in the file (for a writer updating it).
     pub(crate) located: Located,
     /// True when some objects are in other files, reached through external links (a writer
@@ -128,7 +149,9 @@ pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
         foreign: false,
         schema: Schema::default(),
         types: TypeTable::default(),
-        scales: HashMap::new(),
+        scale_addr: HashMap::new(),
+        made_len: HashMap::new(),
+        dim_errors: Vec::new(),
         dimids: HashMap::new(),
         nc_dimid: HashMap::new(),
         next_dimid: 0,
@@ -178,7 +201,7 @@ pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
             .collect(),
         types: vec![0; b.schema.types.len()],
     };
-    for ((_, addr), d) in &b.scales {
+    for (d, (_, addr)) in &b.scale_addr {
         located.scales[d.0] = Some(*addr);
     }
     for ((_, addr), t) in &b.types.by_address {
@@ -189,6 +212,7 @@ pub(crate) fn build(h5: &Hdf5File, heaps: &super::HeapCache) -> Result<Built> {
         vars,
         format,
         att_errors: b.att_errors,
+        dim_errors: b.dim_errors,
         located,
         foreign: b.foreign,
     })
@@ -226,6 +250,17 @@ fn netcdf_filter_list(pipeline: impl Iterator<Item = (u32, Vec<u32>)>) -> Vec<(u
         list.insert(pos.min(list.len()), (id, params));
     }
     list
+}
+
+/// The name netcdf-c keeps for a dataset: it copies at most [`MAX_NAME`] bytes of the link name
+/// (`read_hdf5_obj`), so longer names lose the rest (what follows in its buffer is not
+/// initialised; it is taken here as the end of the name).
+fn dataset_name(name: &str) -> std::borrow::Cow<'_, str> {
+    let raw = name_to_bytes(name);
+    if raw.len() <= MAX_NAME {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    std::borrow::Cow::Owned(name_from_bytes(&raw[..MAX_NAME]))
 }
 
 fn text_of(a: &AttributeMessage) -> String {
@@ -335,11 +370,7 @@ impl Builder<'_> {
                 if RESERVED.contains(&a.name.as_str()) && !kept {
                     continue;
                 }
-                if let Some(v) = self.att_values(&a)? {
-                    self.schema
-                        .put_att(gid, None, &a.name, v)
-                        .or_else(|_| self.raw_put_att(gid, None, &a.name, &a))?;
-                }
+                self.raw_put_att(gid, None, &a.name, &a)?;
             }
         }
         let mut children = Vec::new();
@@ -350,7 +381,16 @@ impl Builder<'_> {
             }
         }
         for (name, file, addr, hard) in children {
-            let child = self.schema.add_group(gid, &name)?;
+            // netcdf-c copies at most NC_MAX_NAME bytes of a link name and then opens the group
+            // by that copy, which names no link when the name was longer.
+            if name_to_bytes(&name).len() > MAX_NAME {
+                return Err(Error::with_detail(
+                    ErrorKind::Hdf,
+                    format!("group name of {} bytes", name.len()),
+                )
+                .offset(addr));
+            }
+            let child = self.schema.add_group_unchecked(gid, name);
             let outer = std::mem::replace(&mut self.hard, hard);
             let r = self.group(file, addr, child, depth + 1);
             self.hard = outer;
@@ -368,6 +408,7 @@ impl Builder<'_> {
         types_known: usize,
         counted: bool,
     ) -> Result<()> {
+        let name = &*dataset_name(name);
         let addr = (file.file_number(), header.address);
         self.foreign |= addr.0 != 0;
         let ds = Dataset::from_header(file, header).map_err(hdf)?;
@@ -397,20 +438,24 @@ impl Builder<'_> {
                 .iter()
                 .find(|a| a.name == "_Netcdf4Dimid")
                 .and_then(|a| ints_of(a).first().copied());
-            let id = self.schema.add_dim(gid, name, len, unlimited)?;
+            let id = self
+                .schema
+                .add_dim_unchecked(gid, name.to_string(), len, unlimited);
+            self.made_len.insert(id, len);
             let nc = dimid.unwrap_or(self.next_dimid);
             self.next_dimid = self.next_dimid.max(nc + 1);
             self.dimids.insert(nc, id);
             self.nc_dimid.insert(id, nc);
-            self.scales.insert(addr, id);
+            self.scale_addr.insert(id, addr);
             if pure {
                 return Ok(());
             }
             own_dim = Some(id);
         }
-        let renamed = name.starts_with(NON_COORD);
-        let name = crate::model::normalize_name(name.strip_prefix(NON_COORD).unwrap_or(name))
-            .unwrap_or_else(|_| name.to_string());
+        // netcdf-c strips the prefix from a longer name only, and takes the name as it is.
+        let stripped = name.strip_prefix(NON_COORD).filter(|rest| !rest.is_empty());
+        let renamed = stripped.is_some();
+        let name = stripped.unwrap_or(name).to_string();
         self.pending.push(PendingVar {
             group: gid,
             name,
@@ -439,6 +484,7 @@ impl Builder<'_> {
             let Ok(typ) = self.var_type(&p.dataset, p.types_known) else {
                 continue;
             };
+
             let rank = p.dataset.space.dims().len();
             let coords = p
                 .atts
@@ -458,8 +504,35 @@ impl Builder<'_> {
                     .collect::<Result<_>>()?
             } else if let Some(d) = p.own_dim.filter(|_| rank == 1) {
                 vec![d]
-            } else if let Some(list) = p.atts.iter().find(|a| a.name == "DIMENSION_LIST") {
-                self.dimension_list(list, rank, &p.name)?
+            } else if let Some(found) = p
+                .atts
+                .iter()
+                .find(|a| a.name == "DIMENSION_LIST")
+                .map(|list| self.dimension_list(p.group, list, rank, &p.name))
+                .transpose()?
+                .flatten()
+            {
+                let mut dims = Vec::with_capacity(found.len());
+                for (axis, d) in found.into_iter().enumerate() {
+                    match d {
+                        Some(d) => dims.push(d),
+                        None => {
+                            // No dimension of this scale in the group or an ancestor: netcdf-c
+                            // leaves the axis without a dimension (asking for it fails). A
+                            // dimension in no group stands in, so shapes and reads still work.
+                            let len = p.dataset.space.dims().get(axis).copied().unwrap_or(0);
+                            self.dim_errors.push((VarId(self.schema.vars.len()), axis));
+                            dims.push(DimId(self.schema.dims.len()));
+                            self.schema.dims.push(crate::model::Dimension {
+                                name: String::new(),
+                                len,
+                                unlimited: false,
+                                group: p.group,
+                            });
+                        }
+                    }
+                }
+                dims
             } else {
                 self.phony_dims(p.group, &p.dataset)?
             };
@@ -482,11 +555,7 @@ impl Builder<'_> {
                 if RESERVED.contains(&a.name.as_str()) {
                     continue;
                 }
-                if let Some(v) = self.att_values(a)? {
-                    self.schema
-                        .put_att(p.group, Some(id), &a.name, v)
-                        .or_else(|_| self.raw_put_att(p.group, Some(id), &a.name, a))?;
-                }
+                self.raw_put_att(p.group, Some(id), &a.name, a)?;
             }
             let ds = &p.dataset;
             let var = &mut self.schema.vars[id.0];
@@ -526,80 +595,6 @@ impl Builder<'_> {
             vars[id.0] = Some(VarData { dataset: p.dataset });
         }
         Ok(vars)
-    }
-
-    fn dimension_list(
-        &mut self,
-        list: &AttributeMessage,
-        rank: usize,
-        name: &str,
-    ) -> Result<Vec<DimId>> {
-        let sizes = self.h5.sizes();
-        let mut out = Vec::with_capacity(rank);
-        let reader = HeapOnly {
-            h5: &self.h5,
-            cache: self.heaps,
-        };
-        for i in 0..rank {
-            let e = list.data.get(i * 16..(i + 1) * 16).ok_or_else(|| {
-                Error::with_detail(
-                    ErrorKind::BadDim,
-                    format!("DIMENSION_LIST of {name} too short"),
-                )
-            })?;
-            let Some((_, refs)) = reader.vlen_bytes(e)? else {
-                return Err(Error::with_detail(
-                    ErrorKind::BadDim,
-                    format!("empty DIMENSION_LIST entry in {name}"),
-                ));
-            };
-            let mut c = Cursor::new(&refs, 0, "object reference");
-            let addr = c.uint(sizes.offset_size).map_err(hdf)?;
-            let key = (self.h5.file_number(), addr);
-            let d = self.scales.get(&key).copied().ok_or_else(|| {
-                Error::with_detail(
-                    ErrorKind::BadDim,
-                    format!("{name} refers to a dimension scale at {addr:#x} that is not one"),
-                )
-            })?;
-            out.push(d);
-        }
-        Ok(out)
-    }
-
-    fn phony_dims(&mut self, g: GroupId, ds: &Dataset) -> Result<Vec<DimId>> {
-        let (dims, max) = match &ds.space {
-            Dataspace::Simple { dims, max_dims } => (dims.clone(), max_dims.clone()),
-            _ => return Ok(Vec::new()),
-        };
-        let mut out: Vec<DimId> = Vec::with_capacity(dims.len());
-        for (len, m) in dims.iter().zip(max) {
-            let max_unlimited = m.is_none();
-            // A length of 0 is NC_UNLIMITED to netcdf-c: such a phony dimension is unlimited,
-            // and only a dataset with an unlimited maximum shares it.
-            let unlimited = max_unlimited || *len == 0;
-            let found = self.schema.group(g).dims.iter().copied().find(|d| {
-                let dim = self.schema.dim(*d);
-                dim.len == *len
-                    && dim.unlimited == max_unlimited
-                    && dim.name.starts_with("phony_dim_")
-                    && !out.contains(d)
-            });
-            let id = match found {
-                Some(d) => d,
-                None => {
-                    let nc = self.next_dimid;
-                    self.next_dimid += 1;
-                    let id = self
-                        .schema
-                        .add_dim(g, &format!("phony_dim_{nc}"), *len, unlimited)?;
-                    self.nc_dimid.insert(id, nc);
-                    id
-                }
-            };
-            out.push(id);
-        }
-        Ok(out)
     }
 
     /// Position of each group in a post-order walk (children before their parent).

@@ -48,6 +48,7 @@ pub struct Netcdf4File {
     vars: Vec<Option<VarData>>,
     heaps: HeapCache,
     att_errors: Vec<(GroupId, Option<VarId>)>,
+    dim_errors: Vec<(VarId, usize)>,
 }
 
 impl std::fmt::Debug for Netcdf4File {
@@ -103,6 +104,7 @@ impl Netcdf4File {
             vars: built.vars,
             heaps,
             att_errors: built.att_errors,
+            dim_errors: built.dim_errors,
         })
     }
 
@@ -206,6 +208,19 @@ impl Backend for Netcdf4File {
                 "an attribute of more than one dimension",
             )
         })
+    }
+
+    fn dimension_error(&self, var: VarId) -> Option<(usize, Error)> {
+        self.dim_errors
+            .iter()
+            .find(|(v, _)| *v == var)
+            .map(|&(_, axis)| {
+                let e = Error::with_detail(
+                    ErrorKind::BadDim,
+                    "dimension scale outside the variable's group and its ancestors",
+                );
+                (axis, e)
+            })
     }
 
     fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {

@@ -225,13 +225,13 @@ impl TypeTable {
                 )
             }
         };
-        let id = schema.add_type(
+        let id = schema.add_type_unchecked(
             g,
             UserType {
                 name: name.to_string(),
                 kind,
             },
-        )?;
+        );
         self.by_address.push((address, id));
         self.entries.push((dt.clone(), id));
         Ok(id)

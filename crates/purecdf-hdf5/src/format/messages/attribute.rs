@@ -66,7 +66,7 @@ impl AttributeMessage {
             .iter()
             .position(|&b| b == 0)
             .unwrap_or(name_bytes.len());
-        let name = String::from_utf8_lossy(&name_bytes[..end]).into_owned();
+        let name = crate::format::name::name_from_bytes(&name_bytes[..end]);
         let mut tc = c.split(pad(type_len))?;
         let at = tc.offset();
         let dtype = if flags & 1 != 0 {
@@ -125,13 +125,14 @@ impl AttributeMessage {
         let mut s = crate::format::encode::Encoder::new(sizes);
         self.space.encode(&mut s);
         let encoding = u8::from(!self.name.is_ascii());
+        let name = crate::format::name::name_to_bytes(&self.name);
         e.u8(3)
             .u8(u8::from(shared))
-            .u16(self.name.len() as u16 + 1)
+            .u16(name.len() as u16 + 1)
             .u16(t.len() as u16)
             .u16(s.len() as u16)
             .u8(encoding)
-            .bytes(self.name.as_bytes())
+            .bytes(&name)
             .u8(0)
             .bytes(t.as_slice())
             .bytes(s.as_slice())

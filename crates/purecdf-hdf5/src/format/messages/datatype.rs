@@ -373,7 +373,7 @@ fn name(c: &mut Cursor<'_>, padded: bool) -> FormatResult<String> {
         let used = raw.len() + 1;
         c.skip((8 - used % 8) % 8)?;
     }
-    Ok(String::from_utf8_lossy(raw).into_owned())
+    Ok(crate::format::name::name_from_bytes(raw))
 }
 
 impl Datatype {
@@ -509,7 +509,7 @@ impl Datatype {
                     _ => 4,
                 };
                 for m in members {
-                    e.bytes(m.name.as_bytes()).u8(0);
+                    e.bytes(&crate::format::name::name_to_bytes(&m.name)).u8(0);
                     e.uint(u64::from(m.offset), width);
                     m.dtype.encode(e);
                 }
@@ -523,7 +523,7 @@ impl Datatype {
                 head(e, 8, members.len() as u32, *size);
                 base.encode(e);
                 for (name, _) in members {
-                    e.bytes(name.as_bytes()).u8(0);
+                    e.bytes(&crate::format::name::name_to_bytes(name)).u8(0);
                 }
                 for (_, value) in members {
                     e.bytes(value);

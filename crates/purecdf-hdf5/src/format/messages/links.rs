@@ -110,12 +110,12 @@ impl Link {
         if name_len == 0 || name_len > c.remaining() as u64 {
             return Err(c.error(FormatErrorKind::InvalidValue(name_len)));
         }
-        let name = String::from_utf8_lossy(c.bytes(name_len as usize)?).into_owned();
+        let name = crate::format::name::name_from_bytes(c.bytes(name_len as usize)?);
         let target = match link_type {
             0 => LinkTarget::Hard(c.uint(sizes.offset_size)?),
             1 => {
                 let n = usize::from(c.u16()?);
-                LinkTarget::Soft(String::from_utf8_lossy(c.bytes(n)?).into_owned())
+                LinkTarget::Soft(crate::format::name::name_from_bytes(c.bytes(n)?))
             }
             64 => {
                 let n = usize::from(c.u16()?);
@@ -225,14 +225,15 @@ impl Link {
         if utf8 {
             e.u8(1);
         }
-        e.uint(self.name.len() as u64, 1 << size_bits)
-            .bytes(self.name.as_bytes());
+        let name = crate::format::name::name_to_bytes(&self.name);
+        e.uint(name.len() as u64, 1 << size_bits).bytes(&name);
         match &self.target {
             LinkTarget::Hard(a) => {
                 e.addr(Some(*a));
             }
             LinkTarget::Soft(p) => {
-                e.u16(p.len() as u16).bytes(p.as_bytes());
+                let p = crate::format::name::name_to_bytes(p);
+                e.u16(p.len() as u16).bytes(&p);
             }
             LinkTarget::External(file, path) => {
                 e.u16((file.len() + path.len() + 3) as u16)

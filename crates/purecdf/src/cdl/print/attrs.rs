@@ -8,13 +8,31 @@ use super::number::{push_att_float, push_int, push_uint};
 use super::time::TimeUnits;
 use super::Printer;
 use crate::backend::Format;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::model::{Attribute, GroupId, NcType, UserTypeKind, Values, VarId};
 
 impl<W: Write> Printer<'_, W> {
     /// Prints one attribute line of variable `var` (or of group `g` when `None`).
     pub(crate) fn att(&mut self, g: GroupId, var: Option<VarId>, a: &Attribute) -> Result<()> {
         let s = self.s;
+        // ncdump looks the attribute up by the name `nc_inq_attname` gave, normalised: that can
+        // fail, or find another attribute whose name is that NFC form.
+        let a = match crate::model::stored_name_key(&a.name)? {
+            None => a,
+            Some(nfc) => {
+                let found = s.atts(g, var).iter().find(|x| x.name == nfc);
+                let Some(found) = found else {
+                    return Err(Error::with_detail(
+                        ErrorKind::NotAtt,
+                        format!("attribute {:?} looked up as {nfc:?}", a.name),
+                    ));
+                };
+                &Attribute {
+                    name: a.name.clone(),
+                    values: found.values.clone(),
+                }
+            }
+        };
         self.check_type_id(a.values.nc_type())?;
         self.out.indent_out()?;
         self.out.put(b"\t\t")?;
@@ -23,14 +41,23 @@ impl<W: Write> Printer<'_, W> {
             self.type_name(g, typ)?;
             self.out.put(b" ")?;
         }
-        let varname = var.map_or("", |v| s.var(v).name.as_str());
-        self.name(varname)?;
-        if Self::is_keyword(varname) {
+        let varname = var.map_or(std::borrow::Cow::Borrowed(""), |v| self.var_name(v));
+        self.name(&varname)?;
+        if Self::is_keyword(&varname) {
             self.out.put(b" ")?;
         }
         self.out.put(b":")?;
-        self.name(&a.name)?;
+        let code = u64::from(typ.code().unwrap_or(0) as u32);
+        self.name(&crate::model::record_name(&a.name, code))?;
         self.out.put(b" = ")?;
+        if names::raw_name(&a.name).len() >= crate::model::MAX_NAME {
+            // ncdump's record now holds the name followed by the type code, which the
+            // lookup of the values refuses as too long.
+            return Err(Error::with_detail(
+                ErrorKind::MaxName,
+                format!("attribute name of {} bytes", a.name.len()),
+            ));
+        }
         if a.values.is_empty() {
             self.out.put(b"\"\" ;")?;
             if self.opts.string_times && a.name == "bounds" {
@@ -150,7 +177,7 @@ impl<W: Write> Printer<'_, W> {
                     item.clear();
                     let n = enum_value(v);
                     match members.iter().find(|m| m.1 == n) {
-                        Some(m) => names::push_escaped_name(m.0.as_bytes(), &mut item)?,
+                        Some(m) => names::push_escaped_name(&names::raw_name(&m.0), &mut item)?,
                         None => {
                             return Err(crate::Error::with_detail(
                                 crate::ErrorKind::Inval,

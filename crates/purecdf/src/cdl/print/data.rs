@@ -14,7 +14,7 @@ use super::number::{push_g, push_int, push_uint, Arg, CFormat};
 use super::time::TimeUnits;
 use super::{IndexLang, Printer, DATA_READ};
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::{GroupId, NcType, UserTypeKind, Value, Values, VarId};
+use crate::model::{GroupId, NcType, Schema, UserTypeKind, Value, Values, VarId};
 use crate::selection::Extents;
 
 /// Target size of one read.
@@ -81,10 +81,12 @@ impl<W: Write> Printer<'_, W> {
         self.out.put(b"\n")?;
         self.out.indent_out()?;
         self.out.put(b" ")?;
-        self.name(&var.name)?;
+        let shown = self.var_name(v);
+        self.name(&shown)?;
         if rank <= 1 {
             self.out.put(b" = ")?;
-            self.out.set_linep(var.name.len() + 4 + self.out.indent);
+            self.out
+                .set_linep(names::raw_name(&shown).len() + 4 + self.out.indent);
         } else {
             self.out.put(b" =\n  ")?;
             self.out.set_linep(2 + self.out.indent);
@@ -279,7 +281,7 @@ impl<W: Write> Printer<'_, W> {
         }
         if self.opts.brief && r > 1 && rows.ncols > 0 {
             let mut t = b"// ".to_vec();
-            names::push_escaped_name(self.s.var(v).name.as_bytes(), &mut t)?;
+            names::push_escaped_name(&names::raw_name(&self.var_name(v)), &mut t)?;
             t.push(b'(');
             match self.opts.lang {
                 IndexLang::C => {
@@ -352,7 +354,7 @@ impl<W: Write> Printer<'_, W> {
     /// `annotate`: `  // v(i,j,k)` and a new line indented by 4.
     fn annotate(&mut self, v: VarId, rows: &Rows, col: u64) -> Result<()> {
         let mut t = b"  // ".to_vec();
-        names::push_escaped_name(self.s.var(v).name.as_bytes(), &mut t)?;
+        names::push_escaped_name(&names::raw_name(&self.var_name(v)), &mut t)?;
         t.push(b'(');
         match self.opts.lang {
             IndexLang::C => {
@@ -605,14 +607,53 @@ fn f64_eq(fill: f64, v: f64) -> bool {
     (fill.is_nan() && v.is_nan()) || (fill.is_infinite() && v.is_infinite())
 }
 
-fn value_eq(a: &Value, b: &Value) -> bool {
+/// ncdump's equality of a value of type `t` with the fill value (`*_val_equals`). For a vlen,
+/// `ncvlen_val_equals` steps through both element arrays by the vlen's own in-memory size
+/// (16 bytes, `sizeof(nc_vlen_t)`) instead of the base type's: with two or more elements of a
+/// base narrower than that it compares bytes past the end of both arrays, which in practice
+/// differ, so such values never count as fill; with wider bases it still compares equal arrays
+/// as equal (taken here as all elements equal).
+fn value_eq(s: &Schema, t: NcType, a: &Value, b: &Value) -> bool {
+    let kind = match t {
+        NcType::User(id) => s.types.get(id.0).map(|(_, u)| &u.kind),
+        _ => None,
+    };
     match (a, b) {
         (Value::Float(x), Value::Float(y)) => f32_eq(*x, *y),
         (Value::Double(x), Value::Double(y)) => f64_eq(*x, *y),
-        (Value::Vlen(x), Value::Vlen(y))
-        | (Value::Compound(x), Value::Compound(y))
-        | (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| value_eq(p, q))
+        (Value::Vlen(x), Value::Vlen(y)) => {
+            let base = match kind {
+                Some(UserTypeKind::Vlen { base }) => *base,
+                _ => return false,
+            };
+            x.len() == y.len()
+                && (x.len() < 2 || s.type_size(base) >= 16)
+                && x.iter().zip(y).all(|(p, q)| value_eq(s, base, p, q))
+        }
+        (Value::Compound(x), Value::Compound(y)) => {
+            let Some(UserTypeKind::Compound { fields, .. }) = kind else {
+                return false;
+            };
+            // `nccomp_val_equals` looks for the array rank of a field in the field type's own
+            // table, which atomic types lack: only the first element of an array field counts.
+            fn first(v: &Value) -> Option<&Value> {
+                match v {
+                    Value::Array(items) => items.first(),
+                    other => Some(other),
+                }
+            }
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .zip(fields)
+                    .all(|((p, q), f)| match (first(p), first(q)) {
+                        (Some(p), Some(q)) => value_eq(s, f.typ, p, q),
+                        (None, None) => true,
+                        _ => false,
+                    })
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| value_eq(s, t, p, q))
         }
         (Value::Enum(_), _) | (_, Value::Enum(_)) => enum_value(a) == enum_value(b),
         _ => a == b,
@@ -633,7 +674,7 @@ fn is_fill<W: Write>(_p: &Printer<'_, W>, fill: &Values, vals: &Values, i: usize
         (Values::Int64(f), Values::Int64(v)) => f[0] == v[i],
         (Values::UInt64(f), Values::UInt64(v)) => f[0] == v[i],
         (Values::String(f), Values::String(v)) => f[0] == v[i],
-        (Values::User(_, f), Values::User(_, v)) => value_eq(&f[0], &v[i]),
+        (Values::User(t, f), Values::User(_, v)) => value_eq(_p.s, NcType::User(*t), &f[0], &v[i]),
         _ => false,
     }
 }

@@ -231,7 +231,7 @@ impl<'a, W: Write> Printer<'a, W> {
 
     pub(crate) fn name(&mut self, name: &str) -> Result<()> {
         self.buf.clear();
-        names::push_escaped_name(name.as_bytes(), &mut self.buf)?;
+        names::push_escaped_name(&names::raw_name(name), &mut self.buf)?;
         self.out.put(&self.buf)
     }
 
@@ -239,12 +239,20 @@ impl<'a, W: Write> Printer<'a, W> {
         self.out.indent = 0;
         // The name is escaped (and may be refused) before anything is printed.
         let mut line = b"netcdf ".to_vec();
-        names::push_escaped_name(self.opts.name.as_bytes(), &mut line)?;
+        names::push_escaped_name(&names::raw_name(&self.opts.name), &mut line)?;
         line.extend_from_slice(b" {\n");
         self.out.put(&line)?;
         self.group(ROOT)?;
         self.out.indent_out()?;
         self.out.put(b"}\n")
+    }
+
+    /// A variable's name as ncdump prints it (from its `ncvar_t` record, see
+    /// [`crate::model::record_name`]).
+    pub(crate) fn var_name(&self, v: VarId) -> std::borrow::Cow<'a, str> {
+        let var = self.s.var(v);
+        let code = var.typ.code().unwrap_or(0);
+        crate::model::record_name(&var.name, u64::from(code as u32))
     }
 
     /// True when a root attribute is one of netCDF-4's hidden ones (only shown by `-s`).
@@ -278,7 +286,7 @@ impl<'a, W: Write> Printer<'a, W> {
             let dim = s.dim(d);
             self.out.indent_out()?;
             self.out.put(b"\t")?;
-            self.name(&dim.name)?;
+            self.name(&crate::model::record_name(&dim.name, dim.len))?;
             let line = if dim.unlimited {
                 format!(" = UNLIMITED ; // ({} currently)\n", dim.len)
             } else {
@@ -417,12 +425,12 @@ impl<'a, W: Write> Printer<'a, W> {
                 self.out.indent_out()?;
                 let mut line = names::escaped_name(base.cdl_name().unwrap_or("bogus"))?;
                 line.extend_from_slice(b" enum ");
-                names::push_escaped_name(ut.name.as_bytes(), &mut line)?;
+                names::push_escaped_name(&names::raw_name(&ut.name), &mut line)?;
                 line.extend_from_slice(b" {");
                 self.out.lput(&line)?;
                 for (i, (m, v)) in members.iter().enumerate() {
                     line.clear();
-                    names::push_escaped_name(m.as_bytes(), &mut line)?;
+                    names::push_escaped_name(&names::raw_name(m), &mut line)?;
                     line.extend_from_slice(format!(" = {}", *v as i64).as_bytes());
                     let delim: &[u8] = if i + 1 == members.len() {
                         b"} ;\n"
@@ -484,11 +492,18 @@ impl<'a, W: Write> Printer<'a, W> {
         self.out.put(b"\t")?;
         self.type_name(g, var.typ)?;
         self.out.put(b" ")?;
-        self.name(&var.name)?;
+        self.name(&self.var_name(v))?;
         if !var.dims.is_empty() {
             self.out.put(b"(")?;
         }
+        // nc_inq_dimname fails for an axis whose dimension netcdf-c did not find.
+        let mut missing = self.file.backend().dimension_error(v);
         for (i, &d) in var.dims.iter().enumerate() {
+            if missing.as_ref().is_some_and(|(axis, _)| *axis == i) {
+                if let Some((_, e)) = missing.take() {
+                    return Err(e);
+                }
+            }
             self.dim_ref(g, d)?;
             let sep: &[u8] = if i + 1 < var.dims.len() { b", " } else { b")" };
             self.out.put(sep)?;
@@ -508,11 +523,14 @@ impl<'a, W: Write> Printer<'a, W> {
     fn dim_ref(&mut self, g: GroupId, d: DimId) -> Result<()> {
         let s = self.s;
         let name = s.dim(d).name.clone();
+        // ncdump looks the name up (`nc_inq_dimid`), normalised, in each ancestor.
+        let key = crate::model::stored_name_key(&name)?;
+        let key = key.as_deref().unwrap_or(&name);
         let mut duplicate = false;
         let mut found = None;
         let mut cur = Some(g);
         while let Some(c) = cur {
-            match s.find_dim(c, &name) {
+            match s.find_dim(c, key) {
                 Some(x) if x == d => {
                     found = Some(c);
                     break;
@@ -542,7 +560,7 @@ impl<'a, W: Write> Printer<'a, W> {
         }
         let s = self.s;
         let var = s.var(v);
-        let name = var.name.clone();
+        let name = self.var_name(v).into_owned();
         let st = &var.storage;
         let storage: &str = if self.format == Format::Cdf5 || st.chunk_sizes.is_none() {
             if st.compact {

@@ -23,6 +23,12 @@ fn push_octal(b: u8, out: &mut Vec<u8>) {
     out.push(b'0' + (b & 7));
 }
 
+/// The bytes of a name as the file holds them (names read from HDF5 may carry raw bytes that
+/// are not UTF-8, see `purecdf_hdf5::format::name`).
+pub fn raw_name(name: &str) -> std::borrow::Cow<'_, [u8]> {
+    purecdf_hdf5::format::name::name_to_bytes(name)
+}
+
 /// The start of ncdump's message for a name it refuses to print.
 pub(crate) const NAME_BEGINS: &str = "name begins with space or control-character: ";
 
@@ -63,7 +69,7 @@ pub fn push_escaped_name(name: &[u8], out: &mut Vec<u8>) -> Result<()> {
 /// As [`push_escaped_name`].
 pub fn escaped_name(name: &str) -> Result<Vec<u8>> {
     let mut v = Vec::with_capacity(name.len() + 4);
-    push_escaped_name(name.as_bytes(), &mut v)?;
+    push_escaped_name(&raw_name(name), &mut v)?;
     Ok(v)
 }
 

@@ -10,6 +10,10 @@ use crate::model::{lookup_name, GroupId, Schema, VarId, ROOT};
 /// Variable `name` directly in `g`, looked up as `nc_inq_varid` does for netCDF-4 and classic
 /// files alike: by the NFC form of the name.
 fn find_var_nfc(s: &Schema, g: GroupId, name: &str) -> Option<VarId> {
+    // A name that is not UTF-8 fails netcdf-c's normalisation, so it finds nothing.
+    if !crate::model::is_utf8(name) {
+        return None;
+    }
     let nfc: String = name.nfc().collect();
     s.find_var(g, &nfc)
 }
