@@ -269,7 +269,6 @@ fn filter_pipeline(
     v: VarId,
     dt: &Datatype,
     chunking: &Chunking,
-    space: &Dataspace,
 ) -> Result<FilterPipeline> {
     let esize = dt.size();
     let mut filters = Vec::new();
@@ -293,7 +292,7 @@ fn filter_pipeline(
                 id: 4,
                 name: None,
                 flags: 1,
-                client_data: szip_client_data(&params, dt, chunking, space)?,
+                client_data: szip_client_data(&params, dt, chunking)?,
             },
             _ => FilterDesc {
                 id: id as u16,
@@ -309,14 +308,9 @@ fn filter_pipeline(
 /// The four szip parameters HDF5 stores (`H5Pset_szip` then `H5Z_set_local_szip` of HDF5
 /// 1.10): options with K13 (1), byte order (LSB 8 / MSB 16) and raw (128) added, pixels per
 /// block, bits per pixel (the type's precision, 25–32 as 32, over 32 as 64), pixels per
-/// scanline (the chunk's fastest dimension, at most 128 blocks, or the whole dataset when a
+/// scanline (the chunk's fastest dimension, at most 128 blocks, or the whole chunk when a
 /// scanline is shorter than a block).
-fn szip_client_data(
-    params: &[u32],
-    dt: &Datatype,
-    chunking: &Chunking,
-    space: &Dataspace,
-) -> Result<Vec<u32>> {
+fn szip_client_data(params: &[u32], dt: &Datatype, chunking: &Chunking) -> Result<Vec<u32>> {
     const K13: u32 = 1;
     const CHIP: u32 = 2;
     const LSB: u32 = 8;
@@ -348,7 +342,8 @@ fn szip_client_data(
     let ppb64 = u64::from(ppb);
     let mut scanline = cd.last().copied().unwrap_or(1);
     if scanline < ppb64 {
-        let npoints = space.num_elements().unwrap_or(0);
+        // HDF5 hands set_local a dataspace of the chunk's shape, not the dataset's.
+        let npoints = cd.iter().product::<u64>();
         if npoints < ppb64 {
             return Err(bad("more pixels per block than elements"));
         }
@@ -405,7 +400,7 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
             value: Some(nw.w.encode_pieces(&pieces).map_err(hw)?),
         }
     };
-    let filters = filter_pipeline(nw, v, &dt, &chunking, &space)?;
+    let filters = filter_pipeline(nw, v, &dt, &chunking)?;
     let name = hdf_name(&nw.schema, v);
     let ds =
         nw.w.create_dataset(
