@@ -6,6 +6,7 @@
 //! opens the same bytes as a netCDF file and reads its small variables.
 //! Errors are fine; panics, hangs and unbounded allocations are not.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use purecdf_hdf5::read::{Dataset, Group, Hdf5File};
@@ -23,7 +24,7 @@ const MAX_MEMBERS: usize = 64;
 pub(crate) fn read_everything(data: &[u8]) {
     if let Ok(f) = Hdf5File::open(Arc::new(data.to_vec())) {
         if let Ok(root) = f.root() {
-            walk(&f, &root, 0);
+            walk(&f, &root, 0, &mut HashSet::new());
         }
     }
     if let Ok(file) = purecdf::open_mem(data.to_vec()) {
@@ -40,8 +41,10 @@ pub(crate) fn read_everything(data: &[u8]) {
     }
 }
 
-fn walk(f: &Hdf5File, g: &Group, depth: usize) {
-    if depth > MAX_DEPTH {
+/// Walks `g`, each object once: links (soft ones especially) can reach a group from many
+/// places, and a walk that followed every path would be exponential in the depth.
+fn walk(f: &Hdf5File, g: &Group, depth: usize, seen: &mut HashSet<(u32, u64)>) {
+    if depth > MAX_DEPTH || !seen.insert((f.file_number(), g.header().address)) {
         return;
     }
     let _ = g.attributes();
@@ -53,7 +56,11 @@ fn walk(f: &Hdf5File, g: &Group, depth: usize) {
             continue;
         };
         let f = &f;
+        if seen.contains(&(f.file_number(), addr)) {
+            continue;
+        }
         if let Ok(ds) = Dataset::load(f, addr) {
+            seen.insert((f.file_number(), addr));
             let _ = ds.attributes();
             let _ = ds.chunks();
             let small = ds
@@ -65,7 +72,7 @@ fn walk(f: &Hdf5File, g: &Group, depth: usize) {
                 let _ = ds.read_raw();
             }
         } else if let Ok(child) = Group::load(f, addr) {
-            walk(f, &child, depth + 1);
+            walk(f, &child, depth + 1, seen);
         }
     }
 }
