@@ -13,6 +13,9 @@
 //! A Python with h5py and numpy comes from `$PURECDF_PYTHON` or `python3`; without one the tests
 //! skip, or fail under `PURECDF_REQUIRE_REFERENCE=1`.
 
+#[path = "common/python.rs"]
+mod python;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,22 +31,7 @@ use purecdf_hdf5::read::{Hdf5File, Slab};
 use purecdf_hdf5::write::{DatasetSpec, Hdf5Writer, StorageSpec, TypeSpec};
 
 fn python() -> Option<PathBuf> {
-    let py: PathBuf =
-        std::env::var_os("PURECDF_PYTHON").map_or_else(|| "python3".into(), PathBuf::from);
-    let ok = Command::new(&py)
-        .args(["-c", "import h5py, numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        return Some(py);
-    }
-    assert!(
-        std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() != Ok("1"),
-        "{} cannot import h5py and numpy (set PURECDF_PYTHON to a python that can)",
-        py.display()
-    );
-    eprintln!("skipped: no Python with h5py and numpy");
-    None
+    python::python_with("h5py, numpy")
 }
 
 fn script() -> PathBuf {
