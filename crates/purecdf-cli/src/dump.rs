@@ -371,6 +371,10 @@ pub fn run(argv: &[String]) -> i32 {
         return finish(out);
     }
     if cmd.kind_ext {
+        if file.extended_format() == purecdf::ExtendedFormat::Nczarr {
+            // ncdump 4.9.0 has no name for NC_FORMATX_NCZARR (10).
+            return fail(progname, "unrecognized extended format: 10");
+        }
         let _ = writeln!(out, "{}", extended_kind(file.format()));
         return finish(out);
     }

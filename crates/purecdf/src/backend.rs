@@ -48,6 +48,20 @@ impl Format {
     }
 }
 
+/// The library layer that reads a dataset (netcdf-c's `NC_FORMATX_*`, what `ncdump -K` shows):
+/// netCDF-4 data may live in HDF5 or in an NCZarr store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExtendedFormat {
+    /// The classic formats (`NC_FORMATX_NC3`).
+    Nc3,
+    /// HDF5 (`NC_FORMATX_NC_HDF5`).
+    Hdf5,
+    /// HDF4 (`NC_FORMATX_NC_HDF4`).
+    Hdf4,
+    /// NCZarr and Zarr stores (`NC_FORMATX_NCZARR`).
+    Nczarr,
+}
+
 /// How a netCDF-4 variable stores its data (`nc_def_var_chunking`, or `_Storage` in CDL).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Chunking {
@@ -78,6 +92,20 @@ pub(crate) trait Backend: Send + Sync {
 
     /// The parsed metadata.
     fn schema(&self) -> &Schema;
+
+    /// The layer that reads the dataset; the default follows [`Backend::format`].
+    fn extended_format(&self) -> ExtendedFormat {
+        if self.format().is_classic_family() {
+            ExtendedFormat::Nc3
+        } else {
+            ExtendedFormat::Hdf5
+        }
+    }
+
+    /// The `_Codecs` attribute `ncdump -s` shows for an NCZarr variable: its Zarr codecs as JSON.
+    fn codecs_json(&self, _var: VarId) -> Option<String> {
+        None
+    }
 
     /// Reads the hyperslab `slab` of variable `var` (already checked against the shape) into `out`
     /// as native-endian values of the variable's atomic type, row-major; `out.len()` equals

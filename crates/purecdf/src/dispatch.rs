@@ -6,6 +6,8 @@ use std::path::Path;
 use crate::backend::Format;
 use crate::error::{Error, ErrorKind, Result};
 use crate::file::{CreateOptions, File, FileMut};
+use crate::nczarr::url::{Location, Modes, StoreKind};
+use crate::nczarr::NczarrFile;
 
 /// What the first bytes of a file say it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +18,8 @@ pub(crate) enum Magic {
     Hdf5,
     /// `\x0e\x03\x13\x01`: HDF4.
     Hdf4,
+    /// `PK\x03\x04` or `PK\x05\x06`: a zip archive (a Zarr store).
+    Zip,
     /// Anything else.
     Unknown,
 }
@@ -28,6 +32,7 @@ pub(crate) fn sniff(head: &[u8]) -> Magic {
         [b'C', b'D', b'F', 5, ..] => Magic::Classic(Format::Cdf5),
         [0x89, b'H', b'D', b'F', b'\r', b'\n', 0x1a, b'\n', ..] => Magic::Hdf5,
         [0x0e, 0x03, 0x13, 0x01, ..] => Magic::Hdf4,
+        [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => Magic::Zip,
         _ => Magic::Unknown,
     }
 }
@@ -92,6 +97,9 @@ pub fn open(path: impl AsRef<Path>) -> Result<File> {
 /// As [`open`].
 pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<File> {
     let path = path.as_ref();
+    if let Some(b) = open_zarr(path)? {
+        return Ok(File::from_backend(Box::new(b), path.to_path_buf()));
+    }
     match read_magic(path)? {
         Magic::Classic(_) => {
             let b = crate::classic::ClassicFile::open(path, false).map_err(|e| e.path(path))?;
@@ -107,8 +115,40 @@ pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<File> {
             "HDF4 reading is not implemented yet",
         )
         .path(path)),
+        Magic::Zip => {
+            let loc = Location {
+                path: path.to_path_buf(),
+                kind: StoreKind::Zip,
+                modes: Modes::default(),
+            };
+            let b = NczarrFile::open(&loc).map_err(|e| e.path(path))?;
+            Ok(File::from_backend(Box::new(b), path.to_path_buf()))
+        }
         Magic::Unknown => Err(Error::new(ErrorKind::NotNc).path(path)),
     }
+}
+
+/// Opens a Zarr store named by a URL (`file:///x.zarr#mode=nczarr,file`) or by the path of a
+/// store directory; `None` for anything else.
+fn open_zarr(path: &Path) -> Result<Option<NczarrFile>> {
+    match open_zarr_location(path)? {
+        Some(loc) => NczarrFile::open(&loc).map(Some).map_err(|e| e.path(path)),
+        None => Ok(None),
+    }
+}
+
+/// The Zarr store a URL or store directory names.
+fn open_zarr_location(path: &Path) -> Result<Option<Location>> {
+    let loc = match path.to_str().and_then(crate::nczarr::url::parse) {
+        Some(loc) => loc.map_err(|e| e.path(path))?,
+        None if crate::nczarr::is_store_directory(path) => Location {
+            path: path.to_path_buf(),
+            kind: StoreKind::Directory,
+            modes: Modes::default(),
+        },
+        None => return Ok(None),
+    };
+    Ok(Some(loc))
 }
 
 /// Opens a dataset held in memory, read-only (georust's `open_mem`): classic and netCDF-4.
@@ -130,6 +170,10 @@ pub fn open_mem(bytes: Vec<u8>) -> Result<File> {
             ErrorKind::NotBuilt,
             "reading HDF4 from memory is not implemented yet",
         )),
+        Magic::Zip => Err(Error::with_detail(
+            ErrorKind::NotBuilt,
+            "reading a zipped Zarr store from memory is not implemented yet",
+        )),
         Magic::Unknown => Err(Error::new(ErrorKind::NotNc)),
     }
 }
@@ -140,6 +184,13 @@ pub fn open_mem(bytes: Vec<u8>) -> Result<File> {
 /// As [`open`], plus NC_EPERM when the file cannot be opened for writing.
 pub fn append(path: impl AsRef<Path>) -> Result<FileMut> {
     let path = path.as_ref();
+    if open_zarr_location(path)?.is_some() {
+        return Err(Error::with_detail(
+            ErrorKind::NotBuilt,
+            "writing Zarr stores is not implemented yet",
+        )
+        .path(path));
+    }
     match read_magic(path)? {
         Magic::Classic(_) => {
             let b = crate::classic::ClassicFile::open(path, true).map_err(|e| e.path(path))?;
@@ -152,6 +203,11 @@ pub fn append(path: impl AsRef<Path>) -> Result<FileMut> {
         Magic::Hdf4 => Err(Error::with_detail(
             ErrorKind::NotBuilt,
             "writing HDF4 files is not supported (HDF4 is read-only)",
+        )
+        .path(path)),
+        Magic::Zip => Err(Error::with_detail(
+            ErrorKind::NotBuilt,
+            "writing Zarr stores is not implemented yet",
         )
         .path(path)),
         Magic::Unknown => Err(Error::new(ErrorKind::NotNc).path(path)),

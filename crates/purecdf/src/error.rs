@@ -121,6 +121,8 @@ pub enum ErrorKind {
     /// NC_EATTMETA: an attribute could not be read (an HDF5 attribute netCDF cannot represent,
     /// such as a numeric one of more than one dimension).
     AttMeta,
+    /// NC_ENCZARR: malformed NCZarr or Zarr metadata or data.
+    Nczarr,
 }
 
 impl ErrorKind {
@@ -181,6 +183,7 @@ impl ErrorKind {
             BadChunk => -127,
             BadMeta => -108,
             AttMeta => -107,
+            Nczarr => -137,
         }
     }
 
@@ -301,6 +304,7 @@ impl ErrorKind {
             BadChunk => "NetCDF: Bad chunk sizes.",
             BadMeta => "NetCDF: Problem with variable metadata.",
             AttMeta => "NetCDF: Can't open HDF5 attribute",
+            Nczarr => "NetCDF: NCZarr error",
         }
     }
 }

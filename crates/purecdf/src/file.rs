@@ -63,6 +63,16 @@ impl File {
         self.backend().format()
     }
 
+    /// The library layer reading the dataset (HDF5 or NCZarr for netCDF-4 data).
+    pub fn extended_format(&self) -> crate::ExtendedFormat {
+        self.backend().extended_format()
+    }
+
+    /// The Zarr codecs of an NCZarr variable as JSON text (`_Codecs` in `ncdump -s`).
+    pub fn codecs_json(&self, var: VarId) -> Option<String> {
+        self.backend().codecs_json(var)
+    }
+
     /// The path the file was opened with.
     pub fn path(&self) -> &Path {
         &self.path

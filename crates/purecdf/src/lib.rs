@@ -29,10 +29,11 @@ mod error;
 mod file;
 pub mod filter_spec;
 pub mod model;
+pub mod nczarr;
 pub mod netcdf4;
 mod selection;
 
-pub use backend::{Chunking, Format, Quantize};
+pub use backend::{Chunking, ExtendedFormat, Format, Quantize};
 pub use convert::NcElement;
 pub use dispatch::{append, create, create_with, open, open_mem, open_with, OpenOptions};
 pub use error::{Context, Error, ErrorKind, Result};

@@ -1,0 +1,106 @@
+//! Key/value stores ("zmaps" in netcdf-c's NCZarr, `../shared/spec/nczarr.md`, "NCZarr Map
+//! Implementation"): the storage a Zarr dataset lives in, seen as a flat set of keys.
+//!
+//! A key is a `/`-separated path relative to the store's root, without a leading `/`
+//! (`"g/v/.zarray"`, `"v/0.0"`); the empty key is the root. The [`Store`] trait has the four
+//! operations a Zarr layer needs: read a whole object, write one, erase a key or a whole prefix,
+//! and list the immediate children of a prefix. A missing key is `Ok(None)`, not an error.
+//!
+//! Implementations: [`DirectoryStore`] (a directory tree: one file per key, netcdf-c's `file`
+//! mode) and [`ZipStore`] (a zip archive, netcdf-c's `zip` mode, and zarr-python's `ZipStore`).
+
+mod directory;
+mod key;
+mod zip;
+
+use std::fmt::Debug;
+
+pub use directory::DirectoryStore;
+pub use key::{check_key, join_key};
+pub use zip::ZipStore;
+
+/// What went wrong in a store, with the key it happened at.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// An operating-system error reading or writing `key`.
+    #[error("{key}: {source}")]
+    Io {
+        /// The key (or the store's path when no key applies).
+        key: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A key that is not a plain relative path (`..`, an empty segment, a leading `/`).
+    #[error("invalid key {0:?}")]
+    BadKey(String),
+    /// The store was opened read-only.
+    #[error("the store is read-only (writing {0})")]
+    ReadOnly(String),
+    /// The container is malformed (e.g. a zip archive whose directory cannot be parsed).
+    #[error("{what} at {place}")]
+    Corrupt {
+        /// What is wrong.
+        what: String,
+        /// Where: a key, or an offset in the container.
+        place: String,
+    },
+    /// An object larger than this build can hold in memory.
+    #[error("{key}: object of {size} bytes is too large")]
+    TooLarge {
+        /// The key.
+        key: String,
+        /// Its size in bytes.
+        size: u64,
+    },
+}
+
+/// Result type of store operations.
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// A key/value store holding one Zarr dataset. Implementations are shared between threads:
+/// reads take `&self` and may run concurrently.
+pub trait Store: Send + Sync + Debug {
+    /// The whole object at `key`, or `None` when there is no such key.
+    ///
+    /// # Errors
+    /// [`StoreError::Io`] when the object exists but cannot be read.
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>>;
+
+    /// The names of the immediate children of `prefix` (the empty prefix is the root): keys
+    /// and deeper prefixes alike, each once, sorted bytewise. A missing prefix has no children.
+    ///
+    /// # Errors
+    /// [`StoreError::Io`] when the listing fails.
+    fn list(&self, prefix: &str) -> Result<Vec<String>>;
+
+    /// Writes (replaces) the object at `key`. A reader never sees a partly written object.
+    ///
+    /// # Errors
+    /// [`StoreError::ReadOnly`] for a read-only store, [`StoreError::Io`] on failure.
+    fn set(&self, key: &str, value: &[u8]) -> Result<()>;
+
+    /// Removes `key` and every key below it; removing nothing is not an error.
+    ///
+    /// # Errors
+    /// [`StoreError::ReadOnly`] for a read-only store, [`StoreError::Io`] on failure.
+    fn erase(&self, key: &str) -> Result<()>;
+
+    /// Makes everything written so far durable (a zip store writes its archive here).
+    ///
+    /// # Errors
+    /// [`StoreError::Io`] on failure.
+    fn flush(&self) -> Result<()> {
+        Ok(())
+    }
+
+    /// True when `key` holds an object. The default reads it; stores override it with a
+    /// cheaper test.
+    ///
+    /// # Errors
+    /// As [`Store::get`].
+    fn exists(&self, key: &str) -> Result<bool> {
+        Ok(self.get(key)?.is_some())
+    }
+}

@@ -1,0 +1,284 @@
+//! Zarr v2 codecs (`compressor` and `filters` in `.zarray`, numcodecs' JSON configurations) and
+//! their HDF5 filter ids, as netcdf-c maps them (`../shared/spec/filters-excerpt.md`; NCZarr
+//! keeps the codec chain as HDF5 filters: the `filters` in order, then the `compressor`).
+//!
+//! Codecs that are an HDF5 filter byte for byte run through `purecdf-hdf5`'s filter registry:
+//! `zlib` (1), `shuffle` (2), `fletcher32` (3), `bz2` (307), `blosc` (32001), `zstd` (32015).
+//! numcodecs' `gzip` (a gzip member) and `lz4` (a 4-byte little-endian size, then one LZ4
+//! block) have framings of their own; `vlen-utf8` is the string encoding of `|O` arrays.
+
+use std::io::Read;
+
+use purecdf_hdf5::filter::{self as h5filter, Filter};
+use serde_json::Value;
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// One codec of a chain.
+enum CodecKind {
+    /// A codec that is an HDF5 filter.
+    Hdf5 {
+        id: u16,
+        params: Vec<u32>,
+        filter: Box<dyn Filter>,
+    },
+    /// numcodecs `gzip`.
+    Gzip,
+    /// numcodecs `lz4`.
+    Lz4,
+    /// numcodecs `vlen-utf8` (handled by the string reader, a no-op here).
+    VlenUtf8,
+    /// A codec this build does not know: reading the variable fails (NC_ENOFILTER).
+    Unknown(String),
+}
+
+/// A codec: its JSON configuration, as stored, and what undoes it.
+pub(crate) struct Codec {
+    /// The configuration object (`{"id": "zlib", "level": 5}`).
+    pub(crate) config: Value,
+    kind: CodecKind,
+}
+
+impl std::fmt::Debug for Codec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Codec({})", self.config)
+    }
+}
+
+/// numcodecs' blosc compressor names and their blosc codes.
+const BLOSC_NAMES: [(&str, u32); 6] = [
+    ("blosclz", 0),
+    ("lz4", 1),
+    ("lz4hc", 2),
+    ("snappy", 3),
+    ("zlib", 4),
+    ("zstd", 5),
+];
+
+fn int(config: &Value, key: &str, default: i64) -> i64 {
+    config.get(key).and_then(Value::as_i64).unwrap_or(default)
+}
+
+impl Codec {
+    /// Builds a codec from its configuration. `elem_size` is the array's element size and
+    /// `chunk_bytes` the decoded size of a chunk (blosc's HDF5 parameters hold both).
+    ///
+    /// # Errors
+    /// NC_ENCZARR when the configuration is not an object with a string `id`.
+    pub(crate) fn from_config(
+        config: &Value,
+        elem_size: usize,
+        chunk_bytes: usize,
+        key: &str,
+    ) -> Result<Codec> {
+        let id = config.get("id").and_then(Value::as_str).ok_or_else(|| {
+            Error::with_detail(
+                ErrorKind::Nczarr,
+                format!("{key}: a codec without a string \"id\": {config}"),
+            )
+        })?;
+        let hdf5 = |id: u16, params: Vec<u32>| -> CodecKind {
+            match h5filter::build(id, &params, elem_size) {
+                Ok(filter) => CodecKind::Hdf5 { id, params, filter },
+                Err(e) => CodecKind::Unknown(format!("{id}: {e}")),
+            }
+        };
+        let level = |default: i64| int(config, "level", default) as u32;
+        let kind = match id {
+            "zlib" => hdf5(h5filter::DEFLATE, vec![level(1)]),
+            "shuffle" => hdf5(
+                h5filter::SHUFFLE,
+                vec![int(config, "elementsize", elem_size as i64) as u32],
+            ),
+            "fletcher32" => hdf5(h5filter::FLETCHER32, Vec::new()),
+            "bz2" => hdf5(h5filter::BZIP2, vec![level(9)]),
+            "zstd" => hdf5(h5filter::ZSTD, vec![level(0)]),
+            "blosc" => {
+                let cname = config.get("cname").and_then(Value::as_str).unwrap_or("lz4");
+                let code = BLOSC_NAMES
+                    .iter()
+                    .find(|(n, _)| *n == cname)
+                    .map(|(_, c)| *c);
+                let shuffle = match int(config, "shuffle", 1) {
+                    // AUTOSHUFFLE: bit shuffle for one-byte elements, byte shuffle otherwise.
+                    -1 if elem_size == 1 => 2,
+                    -1 => 1,
+                    s => s as u32,
+                };
+                match code {
+                    Some(code) => hdf5(
+                        h5filter::BLOSC,
+                        vec![
+                            2,
+                            2,
+                            elem_size as u32,
+                            chunk_bytes as u32,
+                            int(config, "clevel", 5) as u32,
+                            shuffle,
+                            code,
+                        ],
+                    ),
+                    None => CodecKind::Unknown(format!("blosc compressor {cname}")),
+                }
+            }
+            "gzip" => CodecKind::Gzip,
+            "lz4" => CodecKind::Lz4,
+            "vlen-utf8" => CodecKind::VlenUtf8,
+            other => CodecKind::Unknown(other.to_string()),
+        };
+        Ok(Codec {
+            config: config.clone(),
+            kind,
+        })
+    }
+
+    /// The HDF5 filter id and parameters netcdf-c shows for this codec (`_Filter`), if any.
+    pub(crate) fn hdf5_filter(&self) -> Option<(u32, Vec<u32>)> {
+        match &self.kind {
+            CodecKind::Hdf5 { id, params, .. } => Some((u32::from(*id), params.clone())),
+            _ => None,
+        }
+    }
+
+    /// Why this codec cannot be decoded, if it cannot.
+    pub(crate) fn unavailable(&self) -> Option<&str> {
+        match &self.kind {
+            CodecKind::Unknown(why) => Some(why),
+            _ => None,
+        }
+    }
+
+    /// Undoes the codec; the output is at most `max_out` bytes.
+    fn decode(&self, data: Vec<u8>, max_out: usize) -> std::result::Result<Vec<u8>, String> {
+        match &self.kind {
+            CodecKind::Hdf5 { filter, .. } => {
+                filter.decode(data, max_out).map_err(|e| e.to_string())
+            }
+            CodecKind::Gzip => {
+                let mut out = Vec::new();
+                flate2::read::MultiGzDecoder::new(&data[..])
+                    .take(max_out as u64 + 1)
+                    .read_to_end(&mut out)
+                    .map_err(|e| format!("gzip: {e}"))?;
+                Ok(out)
+            }
+            CodecKind::Lz4 => {
+                let (size, block) = data
+                    .split_first_chunk::<4>()
+                    .ok_or_else(|| "lz4: shorter than its size header".to_string())?;
+                let size = u32::from_le_bytes(*size) as usize;
+                if size > max_out {
+                    return Err(format!(
+                        "lz4: {size} bytes, more than the chunk's {max_out}"
+                    ));
+                }
+                lz4_flex::block::decompress(block, size).map_err(|e| format!("lz4: {e}"))
+            }
+            CodecKind::VlenUtf8 => Ok(data),
+            CodecKind::Unknown(why) => Err(format!("codec {why} is not available")),
+        }
+    }
+}
+
+/// A chain of codecs: the `.zarray`'s `filters` in order, then its `compressor`.
+#[derive(Debug, Default)]
+pub(crate) struct Chain {
+    /// The codecs, in encoding order.
+    pub(crate) codecs: Vec<Codec>,
+}
+
+impl Chain {
+    /// Reads the `filters` and `compressor` of a `.zarray`.
+    ///
+    /// # Errors
+    /// NC_ENCZARR when either is malformed.
+    pub(crate) fn from_zarray(
+        zarray: &serde_json::Map<String, Value>,
+        elem_size: usize,
+        chunk_bytes: usize,
+        key: &str,
+    ) -> Result<Chain> {
+        let mut codecs = Vec::new();
+        let bad = |what: &str| Error::with_detail(ErrorKind::Nczarr, format!("{key}: {what}"));
+        match zarray.get("filters") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(list)) => {
+                for c in list {
+                    codecs.push(Codec::from_config(c, elem_size, chunk_bytes, key)?);
+                }
+            }
+            Some(_) => return Err(bad("\"filters\" is neither a list nor null")),
+        }
+        match zarray.get("compressor") {
+            None | Some(Value::Null) => {}
+            Some(c @ Value::Object(_)) => {
+                codecs.push(Codec::from_config(c, elem_size, chunk_bytes, key)?)
+            }
+            Some(_) => return Err(bad("\"compressor\" is neither an object nor null")),
+        }
+        Ok(Chain { codecs })
+    }
+
+    /// Decodes one stored chunk; `max_out` bounds every stage's output.
+    pub(crate) fn decode(
+        &self,
+        mut data: Vec<u8>,
+        max_out: usize,
+    ) -> std::result::Result<Vec<u8>, String> {
+        let slack = max_out.saturating_add(4 * self.codecs.len());
+        for c in self.codecs.iter().rev() {
+            data = c.decode(data, slack)?;
+        }
+        Ok(data)
+    }
+
+    /// True when the chain ends in the `vlen-utf8` string encoding.
+    pub(crate) fn is_vlen_utf8(&self) -> bool {
+        self.codecs
+            .iter()
+            .any(|c| matches!(c.kind, CodecKind::VlenUtf8))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(json: &str) -> Chain {
+        let v: Value = serde_json::from_str(json).unwrap();
+        Chain::from_zarray(v.as_object().unwrap(), 4, 16, "t/.zarray").unwrap()
+    }
+
+    #[test]
+    fn lz4_and_gzip_framings() {
+        let c = chain(r#"{"compressor": {"id": "lz4", "acceleration": 1}, "filters": null}"#);
+        let raw = b"abcabcabcabc";
+        let mut stored = (raw.len() as u32).to_le_bytes().to_vec();
+        stored.extend(lz4_flex::block::compress(raw));
+        assert_eq!(c.decode(stored.clone(), 12).unwrap(), raw);
+        assert!(
+            c.decode(stored, 7).is_err(),
+            "a size above the bound is refused"
+        );
+        let g = chain(r#"{"compressor": {"id": "gzip", "level": 1}}"#);
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut enc, b"hello hello hello").unwrap();
+        let z = enc.finish().unwrap();
+        assert_eq!(g.decode(z.clone(), 100).unwrap(), b"hello hello hello");
+        assert!(g.decode(z, 5).map(|v| v.len() > 5).unwrap_or(true));
+    }
+
+    #[test]
+    fn hdf5_ids() {
+        let c = chain(
+            r#"{"filters": [{"id": "shuffle", "elementsize": 4}],
+                "compressor": {"id": "zlib", "level": 5}}"#,
+        );
+        let ids: Vec<_> = c.codecs.iter().filter_map(Codec::hdf5_filter).collect();
+        assert_eq!(ids, vec![(2, vec![4]), (1, vec![5])]);
+        let u = chain(r#"{"compressor": {"id": "nosuch"}}"#);
+        assert!(u.codecs[0].unavailable().is_some());
+        let v: Value = serde_json::from_str(r#"{"compressor": 7}"#).unwrap();
+        assert!(Chain::from_zarray(v.as_object().unwrap(), 4, 16, "k").is_err());
+    }
+}

@@ -1,0 +1,233 @@
+//! One array's `.zarray` (Zarr v2 spec, "Metadata"): shape, chunks, dtype, fill value, order,
+//! dimension separator and codecs, checked so that hostile values cannot overflow or allocate
+//! without bound; and reading one chunk of it.
+
+use serde_json::{Map, Value};
+
+use super::codecs::Chain;
+use super::dtype::Dtype;
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{NcType, Values};
+
+/// The largest decoded chunk this reader accepts (netcdf-c has no limit, but a chunk is held
+/// in memory whole).
+const MAX_CHUNK_BYTES: u64 = 1 << 34;
+
+/// An array's fill value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Fill {
+    /// `fill_value: null`: no fill value (missing chunks read as zeros, as netcdf-c does).
+    None,
+    /// A fixed-size element, native-endian.
+    Bytes(Vec<u8>),
+    /// A string fill value.
+    String(Option<String>),
+}
+
+/// A parsed `.zarray`.
+#[derive(Debug)]
+pub(crate) struct ArrayMeta {
+    /// The array's key prefix in the store (`"g/v"`).
+    pub(crate) key: String,
+    /// Zarr shape (an NCZarr scalar is shape `[1]`).
+    pub(crate) shape: Vec<u64>,
+    /// Chunk shape, one per dimension.
+    pub(crate) chunks: Vec<u64>,
+    /// Element type.
+    pub(crate) dtype: Dtype,
+    /// Fill value.
+    pub(crate) fill: Fill,
+    /// True for `order: "F"`.
+    pub(crate) fortran: bool,
+    /// `.` or `/`.
+    pub(crate) separator: char,
+    /// Codecs.
+    pub(crate) chain: Chain,
+}
+
+fn nczarr_err(key: &str, what: impl std::fmt::Display) -> Error {
+    Error::with_detail(ErrorKind::Nczarr, format!("{key}: {what}"))
+}
+
+fn ints(v: Option<&Value>, key: &str, field: &str) -> Result<Vec<u64>> {
+    let list = v
+        .and_then(Value::as_array)
+        .ok_or_else(|| nczarr_err(key, format!("\"{field}\" is not a list")))?;
+    list.iter()
+        .map(|x| {
+            x.as_u64()
+                .ok_or_else(|| nczarr_err(key, format!("\"{field}\" holds {x}, not a size")))
+        })
+        .collect()
+}
+
+impl ArrayMeta {
+    /// Parses the `.zarray` object stored at `key` (`prefix/.zarray`). `nczarr` selects
+    /// netcdf-c's reading of one-character dtypes as NC_CHAR.
+    ///
+    /// # Errors
+    /// NC_ENCZARR naming the key for anything malformed or out of bounds.
+    pub(crate) fn parse(
+        zarray: &Map<String, Value>,
+        prefix: &str,
+        key: &str,
+        nczarr: bool,
+    ) -> Result<ArrayMeta> {
+        match zarray.get("zarr_format").and_then(Value::as_u64) {
+            Some(2) => {}
+            other => return Err(nczarr_err(key, format!("zarr_format {other:?} is not 2"))),
+        }
+        let shape = ints(zarray.get("shape"), key, "shape")?;
+        let chunks = ints(zarray.get("chunks"), key, "chunks")?;
+        if chunks.len() != shape.len() {
+            return Err(nczarr_err(key, "\"chunks\" and \"shape\" differ in rank"));
+        }
+        if chunks.contains(&0) {
+            return Err(nczarr_err(key, "a chunk size of 0"));
+        }
+        let spelled = zarray
+            .get("dtype")
+            .and_then(Value::as_str)
+            .ok_or_else(|| nczarr_err(key, "\"dtype\" is not a string"))?;
+        let dtype = Dtype::parse(spelled, nczarr).ok_or_else(|| {
+            Error::with_detail(ErrorKind::BadType, format!("{key}: dtype {spelled}"))
+        })?;
+        let elem = dtype.stored_size().unwrap_or(16) as u64;
+        let mut chunk_bytes = elem;
+        for &c in &chunks {
+            chunk_bytes = chunk_bytes
+                .checked_mul(c)
+                .filter(|&b| b <= MAX_CHUNK_BYTES)
+                .ok_or_else(|| nczarr_err(key, format!("chunks {chunks:?} are too large")))?;
+        }
+        // The number of chunks along each dimension must be addressable.
+        let mut n_chunks: u64 = 1;
+        for (s, c) in shape.iter().zip(&chunks) {
+            n_chunks = n_chunks
+                .checked_mul(s.div_ceil(*c).max(1))
+                .ok_or_else(|| nczarr_err(key, format!("shape {shape:?} is too large")))?;
+        }
+        let fortran = match zarray.get("order").and_then(Value::as_str) {
+            Some("C") | None => false,
+            Some("F") => true,
+            Some(o) => return Err(nczarr_err(key, format!("order {o:?}"))),
+        };
+        let separator = match zarray.get("dimension_separator").and_then(Value::as_str) {
+            Some("/") => '/',
+            _ => '.',
+        };
+        let chain = Chain::from_zarray(zarray, elem as usize, chunk_bytes as usize, key)?;
+        if dtype == Dtype::VlenUtf8 && !chain.is_vlen_utf8() {
+            return Err(Error::with_detail(
+                ErrorKind::BadType,
+                format!("{key}: an object array without the vlen-utf8 codec"),
+            ));
+        }
+        let fill = fill_value(zarray.get("fill_value"), dtype, key)?;
+        Ok(ArrayMeta {
+            key: prefix.to_string(),
+            shape,
+            chunks,
+            dtype,
+            fill,
+            fortran,
+            separator,
+            chain,
+        })
+    }
+
+    /// Elements per chunk.
+    pub(crate) fn chunk_elements(&self) -> usize {
+        self.chunks.iter().product::<u64>() as usize
+    }
+
+    /// Element strides inside a chunk, per dimension (C or Fortran order).
+    pub(crate) fn chunk_strides(&self) -> Vec<u64> {
+        let rank = self.chunks.len();
+        let mut s = vec![1u64; rank];
+        if self.fortran {
+            for d in 1..rank {
+                s[d] = s[d - 1] * self.chunks[d - 1];
+            }
+        } else {
+            for d in (0..rank.saturating_sub(1)).rev() {
+                s[d] = s[d + 1] * self.chunks[d + 1];
+            }
+        }
+        s
+    }
+
+    /// Fetches and decodes one chunk of a fixed-size type as native-endian elements; `None`
+    /// when the chunk is missing.
+    ///
+    /// # Errors
+    /// NC_ENCZARR for a chunk that does not decode to the chunk's size; NC_ENOFILTER for a codec
+    /// this build lacks.
+    pub(crate) fn read_chunk(
+        &self,
+        store: &dyn purecdf_store::Store,
+        coords: &[u64],
+    ) -> Result<Option<Vec<u8>>> {
+        let key = super::read::chunk_key(self, coords);
+        let Some(stored) = self.fetch(store, &key)? else {
+            return Ok(None);
+        };
+        let es = self.dtype.stored_size().unwrap_or(1);
+        let want = self.chunk_elements() * es;
+        let mut data = self
+            .chain
+            .decode(stored, want)
+            .map_err(|e| nczarr_err(&key, e))?;
+        if data.len() != want {
+            return Err(nczarr_err(
+                &key,
+                format!("chunk decodes to {} bytes, not {want}", data.len()),
+            ));
+        }
+        if self.dtype.is_big_endian() == cfg!(target_endian = "little") && es > 1 {
+            for e in data.chunks_exact_mut(es) {
+                e.reverse();
+            }
+        }
+        Ok(Some(data))
+    }
+
+    /// The stored bytes of a chunk, or `None` when it is missing.
+    pub(crate) fn fetch(
+        &self,
+        store: &dyn purecdf_store::Store,
+        key: &str,
+    ) -> Result<Option<Vec<u8>>> {
+        if let Some(c) = self.chain.codecs.iter().find_map(|c| c.unavailable()) {
+            return Err(Error::with_detail(
+                ErrorKind::NoFilter,
+                format!("{}: {c}", self.key),
+            ));
+        }
+        store.get(key).map_err(super::store_err)
+    }
+}
+
+/// Parses a `fill_value` for the dtype (`NaN`, `Infinity` and `-Infinity` as strings).
+fn fill_value(v: Option<&Value>, dtype: Dtype, key: &str) -> Result<Fill> {
+    let v = match v {
+        None | Some(Value::Null) => return Ok(Fill::None),
+        Some(v) => v,
+    };
+    let typ = dtype.nc_type();
+    match (dtype, typ) {
+        (_, NcType::String) => Ok(Fill::String(v.as_str().map(str::to_string))),
+        (Dtype::Char, _) => {
+            let b = match v {
+                Value::String(s) => s.bytes().next().unwrap_or(0),
+                other => other.as_u64().unwrap_or(0) as u8,
+            };
+            Ok(Fill::Bytes(vec![b]))
+        }
+        _ => {
+            let values: Values = super::attrs::numbers(typ, std::slice::from_ref(v))
+                .ok_or_else(|| nczarr_err(key, format!("fill_value {v} is not a {typ:?}")))?;
+            Ok(Fill::Bytes(crate::convert::values_to_ne_bytes(&values)?))
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! NCZarr and Zarr version 2 datasets (`../shared/spec/nczarr.md`), read from a key/value store
+//! (`purecdf-store`): a directory tree or a zip archive.
+//!
+//! A store is addressed by netcdf-c's URL form (`file:///abs/x.zarr#mode=nczarr,file`, see
+//! [`url`]) or by the plain path of a store directory or zip file. netcdf-c reports NCZarr
+//! datasets as netCDF-4 ([`Format::Netcdf4`]); [`NczarrFile::is_pure_zarr`] tells NCZarr from
+//! pure Zarr.
+
+mod attrs;
+mod build;
+mod codecs;
+mod dtype;
+mod meta;
+mod read;
+mod source;
+mod strings;
+pub(crate) mod url;
+
+use std::path::Path;
+
+use purecdf_store::{DirectoryStore, Store, StoreError, ZipStore};
+
+use crate::backend::{Backend, Format};
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{NcType, Schema, Values, VarId};
+use crate::selection::Hyperslab;
+use meta::ArrayMeta;
+use url::{Location, Modes, StoreKind};
+
+/// Converts a store error into a netCDF one: I/O errors keep their system status, malformed
+/// containers are NC_ENCZARR.
+pub(crate) fn store_err(e: StoreError) -> Error {
+    match e {
+        StoreError::Io { key, source } => Error::io(source).detail(key),
+        other => Error::with_detail(ErrorKind::Nczarr, other.to_string()),
+    }
+}
+
+/// An open Zarr dataset.
+pub struct NczarrFile {
+    store: Box<dyn Store>,
+    schema: Schema,
+    arrays: Vec<ArrayMeta>,
+    pure: bool,
+}
+
+impl std::fmt::Debug for NczarrFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NczarrFile")
+            .field("store", &self.store)
+            .field("pure", &self.pure)
+            .finish()
+    }
+}
+
+/// True when a plain path names a Zarr store: a directory holding Zarr metadata at its root.
+pub(crate) fn is_store_directory(path: &Path) -> bool {
+    path.is_dir()
+        && [".zgroup", ".zarray", ".zmetadata", ".nczarr", "zarr.json"]
+            .iter()
+            .any(|m| path.join(m).is_file())
+}
+
+impl NczarrFile {
+    /// Opens the dataset at a parsed location, read-only.
+    ///
+    /// # Errors
+    /// System errors for a missing store, NC_ENOTNC when it holds no Zarr group, NC_ENCZARR for
+    /// malformed metadata.
+    pub(crate) fn open(loc: &Location) -> Result<NczarrFile> {
+        let store: Box<dyn Store> = match loc.kind {
+            StoreKind::Directory => {
+                Box::new(DirectoryStore::open(&loc.path, false).map_err(store_err)?)
+            }
+            StoreKind::Zip => Box::new(ZipStore::open(&loc.path, false).map_err(store_err)?),
+            StoreKind::S3 => {
+                return Err(Error::with_detail(
+                    ErrorKind::NotBuilt,
+                    "S3 storage is not implemented yet",
+                ))
+            }
+        };
+        Self::from_store_modes(store, loc.modes)
+    }
+
+    /// Opens a dataset in any store; `zarr_only` reads it as pure Zarr (`mode=zarr`), ignoring
+    /// NCZarr metadata.
+    ///
+    /// # Errors
+    /// As [`NczarrFile::open`].
+    pub fn from_store(store: Box<dyn Store>, zarr_only: bool) -> Result<NczarrFile> {
+        let modes = Modes {
+            zarr: zarr_only,
+            noxarray: false,
+        };
+        Self::from_store_modes(store, modes)
+    }
+
+    fn from_store_modes(store: Box<dyn Store>, modes: Modes) -> Result<NczarrFile> {
+        let built = {
+            let src = source::MetaSource::new(store.as_ref(), true)?;
+            build::build(&src, modes)?
+        };
+        Ok(NczarrFile {
+            store,
+            schema: built.schema,
+            arrays: built.arrays,
+            pure: built.flavour == build::Flavour::Pure,
+        })
+    }
+
+    /// True when the store has no NCZarr metadata (or was opened with `mode=zarr`).
+    pub fn is_pure_zarr(&self) -> bool {
+        self.pure
+    }
+
+    /// The `_Codecs` text of a variable: its codec configurations as a JSON list.
+    fn codecs(&self, var: VarId) -> Option<String> {
+        let a = self.arrays.get(var.0)?;
+        if a.chain.codecs.is_empty() {
+            return None;
+        }
+        let list: Vec<serde_json::Value> =
+            a.chain.codecs.iter().map(|c| c.config.clone()).collect();
+        Some(serde_json::Value::Array(list).to_string())
+    }
+}
+
+impl Backend for NczarrFile {
+    fn format(&self) -> Format {
+        Format::Netcdf4
+    }
+
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn extended_format(&self) -> crate::ExtendedFormat {
+        crate::ExtendedFormat::Nczarr
+    }
+
+    fn codecs_json(&self, var: VarId) -> Option<String> {
+        self.codecs(var)
+    }
+
+    fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
+        let meta = self
+            .arrays
+            .get(var.0)
+            .ok_or_else(|| Error::new(ErrorKind::NotVar))?;
+        read::read_raw(self.store.as_ref(), meta, &zarr_slab(meta, slab), out)
+    }
+
+    fn read_values(&self, var: VarId, slab: &Hyperslab) -> Result<Values> {
+        let meta = self
+            .arrays
+            .get(var.0)
+            .ok_or_else(|| Error::new(ErrorKind::NotVar))?;
+        if self.schema.var(var).typ == NcType::String {
+            let s = strings::read_strings(self.store.as_ref(), meta, &zarr_slab(meta, slab))?;
+            return Ok(Values::String(s));
+        }
+        crate::backend::read_atomic_values(self, var, slab)
+    }
+}
+
+/// A netCDF hyperslab in the array's Zarr shape (an NCZarr scalar is a one-element array).
+fn zarr_slab(meta: &ArrayMeta, slab: &Hyperslab) -> Hyperslab {
+    if slab.start.is_empty() && !meta.shape.is_empty() {
+        let rank = meta.shape.len();
+        Hyperslab {
+            start: vec![0; rank],
+            count: vec![1; rank],
+            stride: vec![1; rank],
+        }
+    } else {
+        slab.clone()
+    }
+}

@@ -1,0 +1,251 @@
+//! Reading a hyperslab of a Zarr array: find the chunks it touches, fetch and decode them in
+//! parallel, and copy the selected elements out (Zarr v2 spec, "Chunk storage": a chunk's key is
+//! its grid coordinates joined by the dimension separator; every chunk is stored whole, edge
+//! chunks included; a missing chunk is all fill value; `order` "C" or "F" lays out its
+//! elements).
+
+use rayon::prelude::*;
+
+use super::meta::{ArrayMeta, Fill};
+use crate::error::{Error, ErrorKind, Result};
+use crate::selection::Hyperslab;
+
+/// The part of a hyperslab inside one chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ChunkPart {
+    /// The chunk's grid coordinates.
+    pub(crate) coords: Vec<u64>,
+    /// Per dimension, the range of selection indices (0..count) that fall in the chunk.
+    pub(crate) ranges: Vec<(u64, u64)>,
+}
+
+/// The chunks a selection touches, each with the selection indices inside it.
+pub(crate) fn chunk_parts(chunks: &[u64], slab: &Hyperslab) -> Vec<ChunkPart> {
+    if slab.count.contains(&0) {
+        return Vec::new();
+    }
+    // Per dimension: (chunk coordinate, first index, end index) runs.
+    let per_dim: Vec<Vec<(u64, u64, u64)>> = chunks
+        .iter()
+        .enumerate()
+        .map(|(d, &c)| {
+            let (start, count, stride) = (slab.start[d], slab.count[d], slab.stride[d].max(1));
+            let mut runs: Vec<(u64, u64, u64)> = Vec::new();
+            let mut i = 0u64;
+            while i < count {
+                let pos = start + i * stride;
+                let coord = pos / c;
+                // The last selection index still inside this chunk.
+                let chunk_end = (coord + 1) * c; // exclusive position
+                let last = ((chunk_end - 1 - start) / stride).min(count - 1);
+                runs.push((coord, i, last + 1));
+                i = last + 1;
+            }
+            runs
+        })
+        .collect();
+    let mut parts = Vec::new();
+    let rank = chunks.len();
+    let mut idx = vec![0usize; rank];
+    loop {
+        parts.push(ChunkPart {
+            coords: (0..rank).map(|d| per_dim[d][idx[d]].0).collect(),
+            ranges: (0..rank)
+                .map(|d| (per_dim[d][idx[d]].1, per_dim[d][idx[d]].2))
+                .collect(),
+        });
+        let mut d = rank;
+        loop {
+            if d == 0 {
+                return parts;
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < per_dim[d].len() {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// The store key of a chunk.
+pub(crate) fn chunk_key(meta: &ArrayMeta, coords: &[u64]) -> String {
+    let name = if coords.is_empty() {
+        "0".to_string()
+    } else {
+        coords
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(&meta.separator.to_string())
+    };
+    if meta.key.is_empty() {
+        name
+    } else {
+        format!("{}/{name}", meta.key)
+    }
+}
+
+/// Calls `copy(out_index, chunk_index, run)` for every run of selected elements of `part`:
+/// `run` consecutive elements starting at those indices in the output and in the chunk
+/// (runs are longer than one element only along a contiguous innermost dimension).
+pub(crate) fn for_each_run(
+    meta: &ArrayMeta,
+    slab: &Hyperslab,
+    part: &ChunkPart,
+    mut copy: impl FnMut(usize, usize, usize),
+) {
+    let rank = part.coords.len();
+    if rank == 0 {
+        copy(0, 0, 1);
+        return;
+    }
+    let chunk_strides = meta.chunk_strides();
+    let mut out_strides = vec![1u64; rank];
+    for d in (0..rank.saturating_sub(1)).rev() {
+        out_strides[d] = out_strides[d + 1] * slab.count[d + 1];
+    }
+    let local = |d: usize, i: u64| {
+        slab.start[d] + i * slab.stride[d].max(1) - part.coords[d] * meta.chunks[d]
+    };
+    let last = rank - 1;
+    let (i0, i1) = part.ranges[last];
+    let contiguous = slab.stride[last] <= 1 && chunk_strides[last] == 1;
+    let mut idx: Vec<u64> = part.ranges.iter().map(|r| r.0).collect();
+    loop {
+        let mut out_base = 0u64;
+        let mut chunk_base = 0u64;
+        for d in 0..last {
+            out_base += idx[d] * out_strides[d];
+            chunk_base += local(d, idx[d]) * chunk_strides[d];
+        }
+        if contiguous {
+            copy(
+                (out_base + i0) as usize,
+                (chunk_base + local(last, i0)) as usize,
+                (i1 - i0) as usize,
+            );
+        } else {
+            for i in i0..i1 {
+                copy(
+                    (out_base + i) as usize,
+                    (chunk_base + local(last, i) * chunk_strides[last]) as usize,
+                    1,
+                );
+            }
+        }
+        // Next index over the outer dimensions.
+        let mut d = last;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < part.ranges[d].1 {
+                break;
+            }
+            idx[d] = part.ranges[d].0;
+        }
+    }
+}
+
+/// How many chunks are decoded at once (bounds memory; each batch is decoded in parallel).
+const BATCH: usize = 64;
+
+/// Fetches and decodes chunks in parallel batches, handing each decoded chunk (or `None` for a
+/// missing one) to `scatter` in order.
+pub(crate) fn for_each_chunk<T: Send>(
+    parts: &[ChunkPart],
+    decode: impl Fn(&ChunkPart) -> Result<Option<T>> + Sync,
+    mut scatter: impl FnMut(&ChunkPart, Option<T>) -> Result<()>,
+) -> Result<()> {
+    for batch in parts.chunks(BATCH) {
+        let decoded: Vec<Result<Option<T>>> = if batch.len() == 1 {
+            vec![decode(&batch[0])]
+        } else {
+            batch.par_iter().map(&decode).collect()
+        };
+        for (part, d) in batch.iter().zip(decoded) {
+            scatter(part, d?)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads a hyperslab of a fixed-size array as native-endian elements into `out`.
+pub(crate) fn read_raw(
+    store: &dyn purecdf_store::Store,
+    meta: &ArrayMeta,
+    slab: &Hyperslab,
+    out: &mut [u8],
+) -> Result<()> {
+    let es = meta
+        .dtype
+        .stored_size()
+        .ok_or_else(|| Error::new(ErrorKind::BadType))?;
+    let parts = chunk_parts(&meta.chunks, slab);
+    let fill: Vec<u8> = match &meta.fill {
+        Fill::Bytes(b) => b.clone(),
+        _ => vec![0u8; es],
+    };
+    for_each_chunk(
+        &parts,
+        |part| meta.read_chunk(store, &part.coords),
+        |part, chunk| {
+            match &chunk {
+                Some(c) => for_each_run(meta, slab, part, |o, i, n| {
+                    out[o * es..(o + n) * es].copy_from_slice(&c[i * es..(i + n) * es]);
+                }),
+                None => for_each_run(meta, slab, part, |o, _, n| {
+                    for e in out[o * es..(o + n) * es].chunks_exact_mut(es) {
+                        e.copy_from_slice(&fill);
+                    }
+                }),
+            }
+            Ok(())
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slab(start: &[u64], count: &[u64], stride: &[u64]) -> Hyperslab {
+        Hyperslab {
+            start: start.to_vec(),
+            count: count.to_vec(),
+            stride: stride.to_vec(),
+        }
+    }
+
+    #[test]
+    fn parts_cover_the_selection_once() {
+        // Chunks of 4; positions 1, 4, 7 (stride 3): one in chunk 0, two in chunk 1.
+        let p = chunk_parts(&[4], &slab(&[1], &[3], &[3]));
+        let got: Vec<_> = p.iter().map(|p| (p.coords[0], p.ranges[0])).collect();
+        assert_eq!(got, vec![(0, (0, 1)), (1, (1, 3))]);
+        // A stride longer than a chunk skips chunks: positions 0, 9 with chunks of 4.
+        let p = chunk_parts(&[4], &slab(&[0], &[2], &[9]));
+        let got: Vec<_> = p.iter().map(|p| (p.coords[0], p.ranges[0])).collect();
+        assert_eq!(got, vec![(0, (0, 1)), (2, (1, 2))]);
+        // Two dimensions: rows 1..3 of chunks 2 high, columns 0..5 of chunks 3 wide.
+        let p = chunk_parts(&[2, 3], &slab(&[1, 0], &[2, 5], &[1, 1]));
+        let got: Vec<_> = p
+            .iter()
+            .map(|p| (p.coords.clone(), p.ranges.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (vec![0, 0], vec![(0, 1), (0, 3)]),
+                (vec![0, 1], vec![(0, 1), (3, 5)]),
+                (vec![1, 0], vec![(1, 2), (0, 3)]),
+                (vec![1, 1], vec![(1, 2), (3, 5)]),
+            ]
+        );
+        assert!(chunk_parts(&[4], &slab(&[0], &[0], &[1])).is_empty());
+    }
+}

@@ -1,0 +1,131 @@
+//! Where metadata comes from: the store's objects one by one, or a consolidated `.zmetadata`
+//! (zarr-python's `consolidate_metadata`: `{"metadata": {"<key>": <object>, ...},
+//! "zarr_consolidated_format": 1}`), read once so that opening costs one request.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorKind, Result};
+use purecdf_store::Store;
+
+/// The largest metadata object read (a JSON document, not chunk data).
+const MAX_METADATA_BYTES: usize = 256 << 20;
+
+/// Metadata objects by key.
+pub(crate) struct MetaSource<'a> {
+    store: &'a dyn Store,
+    consolidated: Option<Map<String, Value>>,
+}
+
+/// Parses a JSON object stored at `key`.
+pub(crate) fn parse_object(bytes: &[u8], key: &str) -> Result<Map<String, Value>> {
+    if bytes.len() > MAX_METADATA_BYTES {
+        return Err(Error::with_detail(
+            ErrorKind::Nczarr,
+            format!("{key}: {} bytes of metadata", bytes.len()),
+        ));
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(other) => Err(Error::with_detail(
+            ErrorKind::Nczarr,
+            format!("{key}: not a JSON object: {}", short(&other)),
+        )),
+        Err(e) => Err(Error::with_detail(
+            ErrorKind::Nczarr,
+            format!("{key}: malformed JSON: {e}"),
+        )),
+    }
+}
+
+/// At most 60 characters of a JSON value, for messages.
+fn short(v: &Value) -> String {
+    let t = v.to_string();
+    match t.char_indices().nth(60) {
+        Some((i, _)) => format!("{}...", &t[..i]),
+        None => t,
+    }
+}
+
+impl<'a> MetaSource<'a> {
+    /// Reads `.zmetadata` when the store has one (and `use_consolidated`).
+    ///
+    /// # Errors
+    /// NC_ENCZARR for a malformed `.zmetadata`; store errors.
+    pub(crate) fn new(store: &'a dyn Store, use_consolidated: bool) -> Result<MetaSource<'a>> {
+        let mut consolidated = None;
+        if use_consolidated {
+            if let Some(bytes) = store.get(".zmetadata").map_err(super::store_err)? {
+                let m = parse_object(&bytes, ".zmetadata")?;
+                match m.get("metadata") {
+                    Some(Value::Object(md)) => consolidated = Some(md.clone()),
+                    _ => {
+                        return Err(Error::with_detail(
+                            ErrorKind::Nczarr,
+                            ".zmetadata: no \"metadata\" object",
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(MetaSource {
+            store,
+            consolidated,
+        })
+    }
+
+    /// The JSON object at `key`, or `None` when there is none.
+    ///
+    /// # Errors
+    /// NC_ENCZARR for malformed JSON or a value that is not an object.
+    pub(crate) fn object(&self, key: &str) -> Result<Option<Map<String, Value>>> {
+        if let Some(c) = &self.consolidated {
+            return match c.get(key) {
+                None => Ok(None),
+                Some(Value::Object(m)) => Ok(Some(m.clone())),
+                Some(_) => Err(Error::with_detail(
+                    ErrorKind::Nczarr,
+                    format!(".zmetadata: {key} is not an object"),
+                )),
+            };
+        }
+        match self.store.get(key).map_err(super::store_err)? {
+            None => Ok(None),
+            Some(bytes) => parse_object(&bytes, key).map(Some),
+        }
+    }
+
+    /// True when a metadata object exists at `key`.
+    ///
+    /// # Errors
+    /// Store errors.
+    pub(crate) fn exists(&self, key: &str) -> Result<bool> {
+        match &self.consolidated {
+            Some(c) => Ok(c.contains_key(key)),
+            None => self.store.exists(key).map_err(super::store_err),
+        }
+    }
+
+    /// The immediate children of a prefix.
+    ///
+    /// # Errors
+    /// Store errors.
+    pub(crate) fn list(&self, prefix: &str) -> Result<Vec<String>> {
+        let Some(c) = &self.consolidated else {
+            return self.store.list(prefix).map_err(super::store_err);
+        };
+        let base = if prefix.is_empty() {
+            String::new()
+        } else {
+            format!("{prefix}/")
+        };
+        let names: BTreeSet<String> = c
+            .keys()
+            .filter_map(|k| k.strip_prefix(base.as_str()))
+            .filter_map(|rest| rest.split('/').next())
+            .map(str::to_string)
+            .collect();
+        Ok(names.into_iter().collect())
+    }
+}

@@ -1,0 +1,211 @@
+//! Where a Zarr dataset is and how to read it: netcdf-c's URL form
+//! (`../shared/spec/nczarr.md`, "URL Format" and "Client Parameters"), e.g.
+//! `file:///abs/x.zarr#mode=nczarr,file` or `file:///abs/x.zip#mode=zarr,zip`, and plain paths
+//! of a store directory or zip file.
+//!
+//! Mode words: `nczarr`, `zarr` (pure Zarr), `xarray`/`noxarray` (use `_ARRAY_DIMENSIONS` or not),
+//! and the storage `file`, `zip` or `s3`. As netcdf-c infers them: `xarray` and `noxarray` imply
+//! `zarr`, `zarr` implies `nczarr`; with no storage word, a `file:` URL is a directory unless its
+//! path ends in `.zip`.
+
+use std::path::PathBuf;
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// The storage a Zarr dataset lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StoreKind {
+    /// A directory tree (`mode=file`).
+    Directory,
+    /// A zip archive (`mode=zip`).
+    Zip,
+    /// An S3 bucket (`mode=s3`).
+    S3,
+}
+
+/// The mode words of a URL's fragment, after netcdf-c's inferences.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Modes {
+    /// `zarr`: pure Zarr, no NCZarr extensions (on write; reading ignores them too).
+    pub(crate) zarr: bool,
+    /// `noxarray`: do not use (read or write) `_ARRAY_DIMENSIONS`.
+    pub(crate) noxarray: bool,
+}
+
+/// A parsed dataset location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Location {
+    /// The local path of the store (directory or zip file); for S3 the URL's path.
+    pub(crate) path: PathBuf,
+    /// The storage.
+    pub(crate) kind: StoreKind,
+    /// The mode words.
+    pub(crate) modes: Modes,
+}
+
+/// Splits the `mode=` words out of a URL fragment (`key=value&key=value`).
+fn mode_words(fragment: &str) -> Vec<String> {
+    fragment
+        .split('&')
+        .filter_map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            (k.trim().eq_ignore_ascii_case("mode")).then_some(v)
+        })
+        .flat_map(|v| v.split(','))
+        .map(|w| w.trim().to_ascii_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Decodes `%XX` escapes in a URL path.
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            let hex = |c: u8| (c as char).to_digit(16);
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Parses `s` when it is a URL (`scheme://...`) or carries a `#mode=` fragment; `None` for a
+/// plain path.
+///
+/// # Errors
+/// NC_EINVAL for a URL this library cannot address (an unknown scheme or storage word),
+/// NC_ENOTBUILT for storage not implemented yet.
+pub(crate) fn parse(s: &str) -> Option<Result<Location>> {
+    let (body, fragment) = match s.split_once('#') {
+        Some((b, f)) => (b, Some(f)),
+        None => (s, None),
+    };
+    let scheme = body
+        .split_once("://")
+        .map(|(sc, _)| sc)
+        .filter(|sc| !sc.is_empty() && sc.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'+'));
+    if scheme.is_none() && fragment.is_none_or(|f| mode_words(f).is_empty()) {
+        return None;
+    }
+    Some(parse_url(body, scheme, fragment.unwrap_or("")))
+}
+
+fn parse_url(body: &str, scheme: Option<&str>, fragment: &str) -> Result<Location> {
+    let bad = |why: &str| {
+        Err(Error::with_detail(
+            ErrorKind::Inval,
+            format!("{why}: {body}"),
+        ))
+    };
+    let words = mode_words(fragment);
+    let mut kind = None;
+    let mut modes = Modes::default();
+    let mut nczarr = false;
+    for w in &words {
+        match w.as_str() {
+            "nczarr" => nczarr = true,
+            "zarr" => modes.zarr = true,
+            "xarray" => modes.zarr = true,
+            "noxarray" => {
+                modes.zarr = true;
+                modes.noxarray = true;
+            }
+            "file" => kind = Some(StoreKind::Directory),
+            "zip" => kind = Some(StoreKind::Zip),
+            "s3" => kind = Some(StoreKind::S3),
+            "bytes" => {
+                return Err(Error::with_detail(
+                    ErrorKind::NotBuilt,
+                    "byte-range access (mode=bytes) is not implemented yet",
+                ))
+            }
+            // Modes of other dispatchers and future ones: netcdf-c ignores unknown words too.
+            _ => {}
+        }
+    }
+    let _ = nczarr; // `zarr` implies `nczarr`; either way the Zarr dispatcher reads it.
+    let path = match scheme.map(str::to_ascii_lowercase).as_deref() {
+        None => body.to_string(),
+        Some("file") => {
+            let rest = &body["file://".len()..];
+            // `file:///abs` has an empty host; `file://localhost/abs` names this machine.
+            let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+            if !rest.starts_with('/') {
+                return bad("a file URL must hold an absolute path");
+            }
+            percent_decode(rest)
+        }
+        Some("s3") => {
+            kind = Some(StoreKind::S3);
+            body.to_string()
+        }
+        Some("http" | "https") => {
+            kind.get_or_insert(StoreKind::S3);
+            body.to_string()
+        }
+        Some(_) => return bad("unsupported URL scheme"),
+    };
+    let kind = kind.unwrap_or(if path.ends_with(".zip") {
+        StoreKind::Zip
+    } else {
+        StoreKind::Directory
+    });
+    if kind == StoreKind::S3 {
+        return Err(Error::with_detail(
+            ErrorKind::NotBuilt,
+            "S3 storage (mode=s3) is not implemented yet",
+        ));
+    }
+    Ok(Location {
+        path: PathBuf::from(path),
+        kind,
+        modes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loc(s: &str) -> Location {
+        parse(s).expect("a URL").expect("valid")
+    }
+
+    #[test]
+    fn urls_and_modes() {
+        let l = loc("file:///tmp/x.zarr#mode=nczarr,file");
+        assert_eq!(l.path, PathBuf::from("/tmp/x.zarr"));
+        assert_eq!(l.kind, StoreKind::Directory);
+        assert_eq!(l.modes, Modes::default());
+        let l = loc("file:///tmp/x.zip#mode=noxarray,zip");
+        assert_eq!(l.kind, StoreKind::Zip);
+        assert!(l.modes.zarr && l.modes.noxarray);
+        assert_eq!(loc("file:///tmp/x.zip#mode=zarr").kind, StoreKind::Zip);
+        assert!(loc("file:///a%20b#mode=xarray&log").modes.zarr);
+        assert_eq!(loc("file:///a%20b#mode=xarray").path, PathBuf::from("/a b"));
+        assert_eq!(
+            loc("file://localhost/d#mode=nczarr").path,
+            PathBuf::from("/d")
+        );
+        assert_eq!(
+            loc("rel/x.zarr#mode=nczarr,file").path,
+            PathBuf::from("rel/x.zarr")
+        );
+        assert!(parse("plain/path.nc").is_none());
+        assert!(parse("x.nc#frag").is_none());
+        assert!(parse("file://relative#mode=file").unwrap().is_err());
+        assert!(parse("gopher://h/x#mode=nczarr").unwrap().is_err());
+        let e = parse("s3://bucket/key#mode=nczarr,s3")
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotBuilt);
+    }
+}
