@@ -29,6 +29,9 @@ fn number(v: &Value) -> Option<(f64, i64, u64)> {
         }
         Value::Bool(b) => Some((f64::from(u8::from(*b)), i64::from(*b), u64::from(*b))),
         Value::String(s) => {
+            if let Some(f) = super::json::special_float(s) {
+                return Some((f, f as i64, f as u64));
+            }
             let f = match s.as_str() {
                 "NaN" | "nan" => f64::NAN,
                 "Infinity" | "inf" => f64::INFINITY,
@@ -187,6 +190,7 @@ pub(crate) fn inferred(value: &Value) -> Option<Values> {
             _ => NcType::Double,
         },
         Value::Bool(_) => NcType::UByte,
+        Value::String(s) if super::json::special_float(s).is_some() => NcType::Double,
         Value::String(_) => return Some(text(value)),
         _ => return None,
     };

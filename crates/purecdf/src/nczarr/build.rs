@@ -114,6 +114,15 @@ pub(crate) fn build(src: &MetaSource<'_>, modes: Modes) -> Result<Built> {
     };
     b.group("", ROOT)?;
     let atts = &mut b.schema.groups[ROOT.0].atts;
+    if flavour == Flavour::Pure {
+        // netcdf-c 4.10 shows no provenance for pure Zarr, even where `.zattrs` holds one.
+        atts.retain(|a| a.name != "_NCProperties");
+        return Ok(Built {
+            schema: b.schema,
+            arrays: b.arrays,
+            flavour,
+        });
+    }
     atts.push(Attribute {
         name: "_SuperblockVersion".into(),
         values: Values::Int(vec![2]),
@@ -293,22 +302,10 @@ impl Builder<'_> {
         };
         debug_assert_eq!(dims.len(), rank);
         let types = self.attr_types(&vprefix, zattrs.as_ref())?;
-        let mut atts = attributes(zattrs.as_ref(), &types, &zattrs_key)?;
+        // netcdf-c shows no `_FillValue` for a `fill_value` without the attribute (4.9.0 means to
+        // add one but never does); missing chunks still read as the fill value.
+        let atts = attributes(zattrs.as_ref(), &types, &zattrs_key)?;
         let typ = meta.dtype.nc_type();
-        if !atts.iter().any(|a| a.name == "_FillValue") {
-            // netcdf-c shows the array's fill value as a `_FillValue` attribute.
-            let fill = match &meta.fill {
-                Fill::Bytes(b) => Some(crate::convert::values_from_ne_bytes(typ, b)?),
-                Fill::String(Some(s)) => Some(Values::String(vec![Some(s.clone())])),
-                _ => None,
-            };
-            if let Some(values) = fill {
-                atts.push(Attribute {
-                    name: "_FillValue".into(),
-                    values,
-                });
-            }
-        }
         let vname = normalize_name(name)
             .map_err(|e| bad(&zarray_key, format!("variable {name:?}: {e}")))?;
         let storage_info = StorageInfo {

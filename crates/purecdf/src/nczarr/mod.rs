@@ -10,6 +10,7 @@ mod attrs;
 mod build;
 mod codecs;
 mod dtype;
+mod json;
 mod meta;
 mod read;
 mod source;

@@ -26,7 +26,7 @@ pub(crate) fn parse_object(bytes: &[u8], key: &str) -> Result<Map<String, Value>
             format!("{key}: {} bytes of metadata", bytes.len()),
         ));
     }
-    match serde_json::from_slice::<Value>(bytes) {
+    match super::json::parse(bytes) {
         Ok(Value::Object(m)) => Ok(m),
         Ok(other) => Err(Error::with_detail(
             ErrorKind::Nczarr,
