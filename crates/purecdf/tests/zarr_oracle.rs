@@ -53,27 +53,12 @@ fn zarr_python_stores_read_as_the_manifest_says() {
     assert!(stores.len() >= 10, "manifest lists {} stores", stores.len());
     let mut problems = Vec::new();
     for store in stores {
-        let name = store.get("name").str();
-        let path = dir.path().join(name);
-        let url = format!("file://{}#mode=zarr,file", path.display());
-        for (label, target) in [
-            (
-                format!("{name} (path)"),
-                path.to_string_lossy().into_owned(),
-            ),
-            (format!("{name} (url)"), url),
-        ] {
-            match purecdf::open(&target) {
-                Ok(file) => {
-                    problems.extend(nczarr_expect::differences(
-                        &file,
-                        store.get("groups"),
-                        &label,
-                    ));
-                }
-                Err(e) => problems.push(format!("{label}: open failed: {e}")),
-            }
-        }
+        nczarr_expect::check_store(
+            &dir.path().join(store.get("name").str()),
+            "zarr",
+            store.get("groups"),
+            &mut problems,
+        );
     }
     assert!(
         problems.is_empty(),

@@ -3,6 +3,8 @@
 //! `tests/data/zarr_oracle.py` and `tests/data/nczarr/make_nc410.py`. Everything is compared
 //! exactly and in order; every difference found is reported, not only the first.
 
+use std::path::Path;
+
 use purecdf::model::{Attribute, GroupId, ROOT};
 use purecdf::{File, Values};
 
@@ -14,6 +16,25 @@ fn group_at(file: &File, path: &str) -> Option<GroupId> {
     path.split('/')
         .filter(|p| !p.is_empty())
         .try_fold(ROOT, |g, name| schema.find_group(g, name))
+}
+
+/// Opens the store at `path` as a plain directory path and as a `file://...#mode=<mode>,file`
+/// URL, and adds every difference from the manifest's `groups` (or the open error) to `out`.
+pub(crate) fn check_store(path: &Path, mode: &str, groups: &Json, out: &mut Vec<String>) {
+    let name = path.file_name().unwrap().to_string_lossy();
+    let url = format!("file://{}#mode={mode},file", path.display());
+    for (label, target) in [
+        (
+            format!("{name} (path)"),
+            path.to_string_lossy().into_owned(),
+        ),
+        (format!("{name} (url)"), url),
+    ] {
+        match purecdf::open(&target) {
+            Ok(file) => out.extend(differences(&file, groups, &label)),
+            Err(e) => out.push(format!("{label}: open failed: {e}")),
+        }
+    }
 }
 
 /// Every difference between `file` and the manifest's `groups`, each prefixed with `label`.

@@ -433,10 +433,10 @@ def libnetcdf():
     return ctypes.CDLL(cands[0])
 
 
-def nc_view(path):
-    """netcdf-c's view of a store opened as `file://...#mode=zarr,file`, or the open error."""
+def nc_view(path, mode="zarr"):
+    """netcdf-c's view of a store opened as `file://...#mode=<mode>,file`, or the open error."""
     lib = libnetcdf()
-    url = "file://" + os.path.abspath(path) + "#mode=zarr,file"
+    url = "file://" + os.path.abspath(path) + f"#mode={mode},file"
     try:
         ds = netCDF4.Dataset(url)
     except Exception as e:  # noqa: BLE001 - netCDF4 raises OSError/RuntimeError
@@ -469,7 +469,7 @@ def nc_view(path):
             "dims": [[d.name, len(d)] for d in g.dimensions.values()],
             "attributes": att_list(g._grpid, -1, g),
             "variables": [],
-            "groups": sorted(g.groups),
+            "groups": list(g.groups),
         }
         groups[gpath] = entry
         for v in g.variables.values():
@@ -487,7 +487,10 @@ def nc_view(path):
                 data = v[...]
                 if var["type"] == "string":
                     data = np.asarray(data, dtype=object)
-                var["data"] = enc_array(data)
+                if var["type"] == "char":  # one string of all the bytes, as char attributes
+                    var["data"] = np.ascontiguousarray(data).tobytes().decode()
+                else:
+                    var["data"] = enc_array(data)
             except Exception as e:  # noqa: BLE001
                 var["read_error"] = str(e)
             entry["variables"].append(var)
@@ -636,6 +639,8 @@ def differences(expected, nv):
         if ng is None:
             out.append(("missing_group", g["path"], ""))
             continue
+        if ng["groups"] != g["groups"]:
+            out.append(("groups", g["path"], f"{ng['groups']} != {g['groups']}"))
         if ng["dims"] != g["dims"]:
             out.append(("dims", g["path"], f"{ng['dims']} != {g['dims']}"))
         if ng["attributes"] != g["attributes"]:
