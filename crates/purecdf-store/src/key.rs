@@ -29,6 +29,26 @@ pub fn join_key(prefix: &str, name: &str) -> String {
     }
 }
 
+/// The immediate children of `prefix` among a set of keys: each key below the prefix gives
+/// its next segment; sorted, each once.
+pub fn immediate_children<'a>(
+    keys: impl IntoIterator<Item = &'a str>,
+    prefix: &str,
+) -> Vec<String> {
+    let base = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!("{prefix}/")
+    };
+    let names: std::collections::BTreeSet<&str> = keys
+        .into_iter()
+        .filter_map(|k| k.strip_prefix(base.as_str()))
+        .filter_map(|rest| rest.split('/').next())
+        .filter(|c| !c.is_empty())
+        .collect();
+    names.into_iter().map(str::to_string).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,5 +63,12 @@ mod tests {
         }
         assert_eq!(join_key("", "x"), "x");
         assert_eq!(join_key("g", "x"), "g/x");
+        let keys = ["a/.zarray", "a/0", "ab", ".zgroup", "b/c/d"];
+        assert_eq!(
+            immediate_children(keys, ""),
+            vec![".zgroup", "a", "ab", "b"]
+        );
+        assert_eq!(immediate_children(keys, "b"), vec!["c"]);
+        assert!(immediate_children(keys, "ab").is_empty());
     }
 }

@@ -7,16 +7,19 @@
 //! and list the immediate children of a prefix. A missing key is `Ok(None)`, not an error.
 //!
 //! Implementations: [`DirectoryStore`] (a directory tree: one file per key, netcdf-c's `file`
-//! mode) and [`ZipStore`] (a zip archive, netcdf-c's `zip` mode, and zarr-python's `ZipStore`).
+//! mode), [`ZipStore`] (a zip archive, netcdf-c's `zip` mode, and zarr-python's `ZipStore`) and
+//! [`MemoryStore`].
 
 mod directory;
 mod key;
+mod memory;
 mod zip;
 
 use std::fmt::Debug;
 
 pub use directory::DirectoryStore;
-pub use key::{check_key, join_key};
+pub use key::{check_key, immediate_children, join_key};
+pub use memory::MemoryStore;
 pub use zip::ZipStore;
 
 /// What went wrong in a store, with the key it happened at.

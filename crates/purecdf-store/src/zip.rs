@@ -18,7 +18,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::key::check_key;
+use crate::key::{check_key, immediate_children};
 use crate::{Result, Store, StoreError};
 
 mod format;
@@ -218,33 +218,16 @@ impl Store for ZipStore {
 
     fn list(&self, prefix: &str) -> Result<Vec<String>> {
         check_key(prefix)?;
-        let base = if prefix.is_empty() {
-            String::new()
-        } else {
-            format!("{prefix}/")
-        };
-        let mut names = std::collections::BTreeSet::new();
-        let mut add = |k: &str, present: bool| {
-            if let Some(rest) = k.strip_prefix(base.as_str()) {
-                let child = rest.split('/').next().unwrap_or(rest);
-                if present && !child.is_empty() {
-                    names.insert(child.to_string());
-                }
-            }
-        };
         let pending = match &self.pending {
             Some(p) => p.lock().map(|p| p.clone()).unwrap_or_default(),
             None => BTreeMap::new(),
         };
-        for k in self.entries.keys() {
-            if !pending.contains_key(k) {
-                add(k, true);
-            }
-        }
-        for (k, v) in &pending {
-            add(k, v.is_some());
-        }
-        Ok(names.into_iter().collect())
+        let on_disk = self.entries.keys().filter(|k| !pending.contains_key(*k));
+        let written = pending.iter().filter(|(_, v)| v.is_some()).map(|(k, _)| k);
+        Ok(immediate_children(
+            on_disk.chain(written).map(String::as_str),
+            prefix,
+        ))
     }
 
     fn set(&self, key: &str, value: &[u8]) -> Result<()> {

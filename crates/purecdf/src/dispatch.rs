@@ -151,6 +151,17 @@ fn open_zarr_location(path: &Path) -> Result<Option<Location>> {
     Ok(Some(loc))
 }
 
+/// Opens a Zarr dataset (NCZarr or pure Zarr version 2) held in any key/value store, read-only:
+/// a [`purecdf_store::DirectoryStore`], [`purecdf_store::ZipStore`],
+/// [`purecdf_store::MemoryStore`] or a store of your own.
+///
+/// # Errors
+/// NC_ENOTNC when the store's root is not a Zarr group, NC_ENCZARR for malformed metadata.
+pub fn open_store(store: Box<dyn purecdf_store::Store>) -> Result<File> {
+    let b = NczarrFile::from_store(store, false)?;
+    Ok(File::from_backend(Box::new(b), std::path::PathBuf::new()))
+}
+
 /// Opens a dataset held in memory, read-only (georust's `open_mem`): classic and netCDF-4.
 ///
 /// # Errors

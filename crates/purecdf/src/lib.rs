@@ -35,9 +35,13 @@ mod selection;
 
 pub use backend::{Chunking, ExtendedFormat, Format, Quantize};
 pub use convert::NcElement;
-pub use dispatch::{append, create, create_with, open, open_mem, open_with, OpenOptions};
+pub use dispatch::{
+    append, create, create_with, open, open_mem, open_store, open_with, OpenOptions,
+};
 pub use error::{Context, Error, ErrorKind, Result};
 pub use file::{CreateOptions, File, FileMut, Variable};
+/// Key/value stores for Zarr datasets (directory, zip, memory).
+pub use purecdf_store as store;
 
 /// Whether this build can read and write data with HDF5 filter `id` (`nc_inq_filter_avail`).
 pub fn filter_available(id: u32) -> bool {

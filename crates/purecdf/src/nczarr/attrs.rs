@@ -14,36 +14,33 @@ use super::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{NcType, Values};
 
-/// A JSON number or numeric string as f64, i64 and u64 views; `None` for anything else.
-fn number(v: &Value) -> Option<(f64, i64, u64)> {
+/// A JSON number, boolean or numeric string: its value as f64, and exactly when it is an
+/// integer; `None` for anything else.
+fn number(v: &Value) -> Option<(f64, Option<i128>)> {
     match v {
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
-                Some((i as f64, i, i as u64))
+                Some((i as f64, Some(i128::from(i))))
             } else if let Some(u) = n.as_u64() {
-                Some((u as f64, u as i64, u))
+                Some((u as f64, Some(i128::from(u))))
             } else {
-                let f = n.as_f64()?;
-                Some((f, f as i64, f as u64))
+                Some((n.as_f64()?, None))
             }
         }
-        Value::Bool(b) => Some((f64::from(u8::from(*b)), i64::from(*b), u64::from(*b))),
+        Value::Bool(b) => Some((f64::from(u8::from(*b)), Some(i128::from(*b)))),
         Value::String(s) => {
             if let Some(f) = super::json::special_float(s) {
-                return Some((f, f as i64, f as u64));
+                return Some((f, None));
             }
-            let f = match s.as_str() {
-                "NaN" | "nan" => f64::NAN,
-                "Infinity" | "inf" => f64::INFINITY,
-                "-Infinity" | "-inf" => f64::NEG_INFINITY,
-                s => {
-                    if let Ok(i) = s.parse::<i64>() {
-                        return Some((i as f64, i, i as u64));
-                    }
-                    s.parse().ok()?
-                }
-            };
-            Some((f, f as i64, f as u64))
+            match s.as_str() {
+                "NaN" | "nan" => Some((f64::NAN, None)),
+                "Infinity" | "inf" => Some((f64::INFINITY, None)),
+                "-Infinity" | "-inf" => Some((f64::NEG_INFINITY, None)),
+                s => match s.parse::<i128>() {
+                    Ok(i) => Some((i as f64, Some(i))),
+                    Err(_) => s.parse().ok().map(|f| (f, None)),
+                },
+            }
         }
         _ => None,
     }
@@ -63,16 +60,14 @@ pub(crate) fn numbers(typ: NcType, items: &[Value]) -> Option<Values> {
     for v in items {
         nums.push(number(v)?);
     }
+    // C conversions: integers wrap to the type's width, reals truncate (saturating).
     macro_rules! ints {
         ($variant:ident, $t:ty) => {
             Values::$variant(
                 nums.iter()
-                    .map(|&(f, i, _)| {
-                        if f.fract() != 0.0 || f.abs() > 9.0e18 {
-                            f as $t
-                        } else {
-                            i as $t
-                        }
+                    .map(|&(f, i)| match i {
+                        Some(i) => i as $t,
+                        None => f as $t,
                     })
                     .collect(),
             )
@@ -86,28 +81,54 @@ pub(crate) fn numbers(typ: NcType, items: &[Value]) -> Option<Values> {
         NcType::UByte => ints!(UByte, u8),
         NcType::UShort => ints!(UShort, u16),
         NcType::UInt => ints!(UInt, u32),
-        NcType::UInt64 => Values::UInt64(
-            nums.iter()
-                .map(|&(f, i, u)| {
-                    if f.fract() != 0.0 {
-                        f as u64
-                    } else if i < 0 {
-                        i as u64
-                    } else {
-                        u
-                    }
-                })
-                .collect(),
-        ),
-        NcType::Float => Values::Float(nums.iter().map(|&(f, _, _)| f as f32).collect()),
-        NcType::Double => Values::Double(nums.iter().map(|&(f, _, _)| f).collect()),
+        NcType::UInt64 => ints!(UInt64, u64),
+        NcType::Float => Values::Float(nums.iter().map(|&(f, _)| f as f32).collect()),
+        NcType::Double => Values::Double(nums.iter().map(|&(f, _)| f).collect()),
         _ => return None,
     })
 }
 
-/// JSON text of a value, as netcdf-c's JSON convention stores it in a char attribute.
+/// JSON text of a value as netcdf-c writes it for its JSON convention (`NCJunparse`): object
+/// members as `"key": value` separated by `, `, list items separated by `,` alone.
+pub(crate) fn nc_json(v: &Value, out: &mut String) {
+    match v {
+        Value::Object(m) => {
+            out.push('{');
+            for (i, (k, x)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push_str(": ");
+                nc_json(x, out);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                nc_json(x, out);
+            }
+            out.push(']');
+        }
+        Value::String(s) => match super::json::special_float(s) {
+            Some(f) if f.is_nan() => out.push_str("NaN"),
+            Some(f) if f > 0.0 => out.push_str("Infinity"),
+            Some(_) => out.push_str("-Infinity"),
+            None => out.push_str(&v.to_string()),
+        },
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// A value as a char attribute holding its JSON text.
 fn json_text(v: &Value) -> Values {
-    Values::Char(v.to_string().into_bytes())
+    let mut t = String::new();
+    nc_json(v, &mut t);
+    Values::Char(t.into_bytes())
 }
 
 /// Text of a char attribute: a string's bytes; a list of strings concatenated.
@@ -169,33 +190,45 @@ pub(crate) fn typed(name: &str, value: &Value, dtype: &str, key: &str) -> Result
     }
 }
 
-/// An untyped (pure Zarr) attribute, typed as netcdf-c 4.10 infers it; `None` for `null` and
-/// the empty list, which have no netCDF type (netcdf-c refuses them; we leave them out).
-pub(crate) fn inferred(value: &Value) -> Option<Values> {
-    if value.is_null() {
-        return None;
-    }
+/// An untyped (pure Zarr) attribute, typed as netcdf-c 4.10 infers it from its first value,
+/// except that a list of integers takes the smallest type holding all of them (netcdf-c fails
+/// to open a list such as `[1, 1099511627776]`). `null`, the empty list, objects and lists
+/// holding anything but numbers and booleans are char attributes holding their JSON text.
+pub(crate) fn inferred(value: &Value) -> Values {
     let items = elements(value);
-    let atomic = |v: &Value| matches!(v, Value::Number(_) | Value::Bool(_) | Value::String(_));
-    if value.is_object() || !items.iter().all(atomic) {
-        return Some(json_text(value));
-    }
-    let first = items.first()?;
-    let typ = match first {
-        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) if i32::try_from(i).is_ok() => NcType::Int,
-            (Some(i), _) if u32::try_from(i).is_ok() => NcType::UInt,
-            (Some(_), _) => NcType::Int64,
-            (None, Some(_)) => NcType::UInt64,
-            _ => NcType::Double,
-        },
-        Value::Bool(_) => NcType::UByte,
-        Value::String(s) if super::json::special_float(s).is_some() => NcType::Double,
-        Value::String(_) => return Some(text(value)),
-        _ => return None,
+    let numeric = |v: &Value| match v {
+        Value::Number(_) | Value::Bool(_) => true,
+        Value::String(s) => super::json::special_float(s).is_some(),
+        _ => false,
     };
-    // A list mixing strings into numbers is JSON text too.
-    numbers(typ, items).or_else(|| Some(json_text(value)))
+    if let Value::String(s) = value {
+        if super::json::special_float(s).is_none() {
+            return Values::Char(s.as_bytes().to_vec());
+        }
+    }
+    if value.is_null() || value.is_object() || items.is_empty() || !items.iter().all(numeric) {
+        return json_text(value);
+    }
+    let int_type = |n: &serde_json::Number| match (n.as_i64(), n.as_u64()) {
+        (Some(i), _) if i32::try_from(i).is_ok() => Some(0),
+        (Some(i), _) if u32::try_from(i).is_ok() => Some(1),
+        (Some(_), _) => Some(2),
+        (None, Some(_)) => Some(3),
+        _ => None,
+    };
+    let typ = match &items[0] {
+        Value::Number(n) if int_type(n).is_some() => {
+            let widest = items
+                .iter()
+                .filter_map(|v| v.as_number().and_then(int_type))
+                .max()
+                .unwrap_or(0);
+            [NcType::Int, NcType::UInt, NcType::Int64, NcType::UInt64][widest]
+        }
+        Value::Bool(_) => NcType::UByte,
+        _ => NcType::Double,
+    };
+    numbers(typ, items).unwrap_or_else(|| json_text(value))
 }
 
 #[cfg(test)]
@@ -208,6 +241,7 @@ mod tests {
 
     #[test]
     fn inference() {
+        let inferred = |v: &Value| Some(super::inferred(v));
         assert_eq!(inferred(&j("1")), Some(Values::Int(vec![1])));
         assert_eq!(inferred(&j("[1, 2]")), Some(Values::Int(vec![1, 2])));
         assert_eq!(
@@ -227,10 +261,19 @@ mod tests {
         assert_eq!(inferred(&j("\"hi\"")), Some(Values::Char(b"hi".to_vec())));
         assert_eq!(
             inferred(&j(r#"{"a": [1, 2]}"#)),
-            Some(Values::Char(br#"{"a":[1,2]}"#.to_vec()))
+            Some(Values::Char(br#"{"a": [1,2]}"#.to_vec()))
         );
-        assert_eq!(inferred(&j("null")), None);
-        assert_eq!(inferred(&j("[]")), None);
+        assert_eq!(inferred(&j("null")), Some(Values::Char(b"null".to_vec())));
+        assert_eq!(inferred(&j("[]")), Some(Values::Char(b"[]".to_vec())));
+        assert_eq!(
+            inferred(&j(r#"["a", "bc"]"#)),
+            Some(Values::Char(br#"["a","bc"]"#.to_vec()))
+        );
+        assert_eq!(
+            inferred(&j("[1, 1099511627776]")),
+            Some(Values::Int64(vec![1, 1 << 40]))
+        );
+        assert_eq!(inferred(&j("[1, 2.5]")), Some(Values::Int(vec![1, 2])));
     }
 
     #[test]

@@ -72,6 +72,9 @@ fn nc_key<'a>(objs: &[Option<&'a Map<String, Value>>], names: &[&str]) -> Option
 struct Builder<'a> {
     src: &'a MetaSource<'a>,
     flavour: Flavour,
+    /// True when netcdf-c wrote the store (`_NCProperties` at the root): its `<U1` arrays are
+    /// one byte per character, even in pure Zarr mode.
+    by_netcdf_c: bool,
     modes: Modes,
     schema: Schema,
     arrays: Vec<ArrayMeta>,
@@ -105,9 +108,13 @@ pub(crate) fn build(src: &MetaSource<'_>, modes: Modes) -> Result<Built> {
     } else {
         Flavour::Pure
     };
+    let by_netcdf_c = zattrs
+        .as_ref()
+        .is_some_and(|a| a.contains_key("_NCProperties"));
     let mut b = Builder {
         src,
         flavour,
+        by_netcdf_c,
         modes,
         schema: Schema::default(),
         arrays: Vec::new(),
@@ -167,7 +174,7 @@ impl Builder<'_> {
             None => self.search(prefix)?,
         };
         let types = self.attr_types(prefix, zattrs.as_ref())?;
-        self.schema.groups[gid.0].atts = attributes(zattrs.as_ref(), &types, &zattrs_key)?;
+        self.schema.groups[gid.0].atts = attributes(zattrs.as_ref(), &types, &zattrs_key, None)?;
         for v in vars {
             self.variable(prefix, gid, &v)?;
         }
@@ -267,6 +274,7 @@ impl Builder<'_> {
         let zattrs_key = join_key(&vprefix, ".zattrs");
         let zattrs = self.src.object(&zattrs_key)?;
         let nczarr = self.flavour != Flavour::Pure
+            || self.by_netcdf_c
             || nc_key(&[zattrs.as_ref()], &["_NCZARR_ATTR", "_nczarr_attr"]).is_some();
         let meta = ArrayMeta::parse(&zarray, &vprefix, &zarray_key, nczarr)?;
         let ncarray = match self.flavour {
@@ -285,7 +293,13 @@ impl Builder<'_> {
             .as_ref()
             .and_then(|a| a.get("storage"))
             .and_then(Value::as_str);
-        let scalar = storage == Some("scalar") || meta.shape.is_empty();
+        // 4.8/4.9 mark a scalar by its storage, 4.10 by `"scalar": 1`.
+        let scalar = storage == Some("scalar")
+            || ncarray
+                .as_ref()
+                .and_then(|a| a.get("scalar"))
+                .is_some_and(|s| s.as_u64() == Some(1) || s.as_bool() == Some(true))
+            || meta.shape.is_empty();
         let rank = if scalar { 0 } else { meta.shape.len() };
         if scalar && meta.shape.iter().product::<u64>() != 1 {
             return Err(bad(&zarray_key, "a scalar whose shape is not [1]"));
@@ -304,7 +318,12 @@ impl Builder<'_> {
         let types = self.attr_types(&vprefix, zattrs.as_ref())?;
         // netcdf-c shows no `_FillValue` for a `fill_value` without the attribute (4.9.0 means to
         // add one but never does); missing chunks still read as the fill value.
-        let atts = attributes(zattrs.as_ref(), &types, &zattrs_key)?;
+        let atts = attributes(
+            zattrs.as_ref(),
+            &types,
+            &zattrs_key,
+            Some(meta.dtype.nc_type()),
+        )?;
         let typ = meta.dtype.nc_type();
         let vname = normalize_name(name)
             .map_err(|e| bad(&zarray_key, format!("variable {name:?}: {e}")))?;
@@ -451,10 +470,13 @@ fn names(content: &Value, keys: &[&str], key: &str) -> Result<Vec<String>> {
 }
 
 /// The attributes of an object's `.zattrs`, typed by NCZarr's types where given.
+/// An untyped `_FillValue` takes its variable's type (`fill_type`), as netcdf-c's type hint
+/// gives it.
 fn attributes(
     zattrs: Option<&Map<String, Value>>,
     types: &Map<String, Value>,
     key: &str,
+    fill_type: Option<crate::model::NcType>,
 ) -> Result<Vec<Attribute>> {
     let mut out = Vec::new();
     let Some(zattrs) = zattrs else {
@@ -466,9 +488,12 @@ fn attributes(
         }
         let values = match types.get(name).and_then(Value::as_str) {
             Some(dtype) => super::attrs::typed(name, value, dtype, key)?,
-            None => match super::attrs::inferred(value) {
-                Some(v) => v,
-                None => continue,
+            None => match fill_type.filter(|_| name == "_FillValue") {
+                Some(t) if t.atomic_size().is_some() && t != crate::model::NcType::Char => {
+                    super::attrs::numbers(t, std::slice::from_ref(value))
+                        .unwrap_or_else(|| super::attrs::inferred(value))
+                }
+                _ => super::attrs::inferred(value),
             },
         };
         let name =

@@ -2,8 +2,6 @@
 //! (zarr-python's `consolidate_metadata`: `{"metadata": {"<key>": <object>, ...},
 //! "zarr_consolidated_format": 1}`), read once so that opening costs one request.
 
-use std::collections::BTreeSet;
-
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -115,17 +113,9 @@ impl<'a> MetaSource<'a> {
         let Some(c) = &self.consolidated else {
             return self.store.list(prefix).map_err(super::store_err);
         };
-        let base = if prefix.is_empty() {
-            String::new()
-        } else {
-            format!("{prefix}/")
-        };
-        let names: BTreeSet<String> = c
-            .keys()
-            .filter_map(|k| k.strip_prefix(base.as_str()))
-            .filter_map(|rest| rest.split('/').next())
-            .map(str::to_string)
-            .collect();
-        Ok(names.into_iter().collect())
+        Ok(purecdf_store::immediate_children(
+            c.keys().map(String::as_str),
+            prefix,
+        ))
     }
 }

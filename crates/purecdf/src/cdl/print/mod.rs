@@ -153,6 +153,19 @@ impl DumpOptions {
 /// The CDL dataset name ncdump derives from a path: last component without its last extension.
 /// As netcdf-c canonicalises the path first, a backslash also separates components.
 pub fn name_from_path(path: &str) -> String {
+    // A URL names the dataset by its path's last segment (netcdf-c's `nc__testurl`); a URL
+    // without a path (`file://x.zip#mode=zarr,zip`) falls through to the file-path rule.
+    if let Some((scheme, rest)) = path.split_once("://") {
+        let url_like = !scheme.is_empty() && scheme.bytes().all(|c| c.is_ascii_alphanumeric());
+        let rest = rest.split(['#', '?']).next().unwrap_or("");
+        if let (true, Some(i)) = (url_like, rest.find('/')) {
+            let seg = rest[i..].rsplit('/').next().unwrap_or("");
+            let seg = seg.rfind('.').map_or(seg, |d| &seg[..d]);
+            if !seg.is_empty() {
+                return seg.to_string();
+            }
+        }
+    }
     let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
     match base.rfind('.') {
         Some(i) => base[..i].to_string(),
