@@ -245,6 +245,13 @@ pub fn create(path: impl AsRef<Path>, format: Format) -> Result<FileMut> {
 /// As [`create`], plus NC_EEXIST with `noclobber` when the file exists.
 pub fn create_with(path: impl AsRef<Path>, options: CreateOptions) -> Result<FileMut> {
     let path = path.as_ref();
+    // A URL (`file:///x.zarr#mode=nczarr,file`) names a Zarr store, whatever the format asked.
+    if let Some(loc) = path.to_str().and_then(crate::nczarr::url::parse) {
+        let loc = loc.map_err(|e| e.path(path))?;
+        let b = crate::nczarr::NczarrWriter::create(&loc, options.noclobber)
+            .map_err(|e| e.path(path))?;
+        return Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()));
+    }
     if !options.format.is_classic_family() {
         let b = crate::netcdf4::Netcdf4Writer::create(path, options.format, options.noclobber)
             .map_err(|e| e.path(path))?;

@@ -29,6 +29,7 @@ mod error;
 mod file;
 pub mod filter_spec;
 pub mod model;
+mod nc4def;
 pub mod nczarr;
 pub mod netcdf4;
 mod selection;

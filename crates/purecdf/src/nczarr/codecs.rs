@@ -148,6 +148,60 @@ impl Codec {
         }
     }
 
+    /// The Zarr codec for an HDF5 filter of a netCDF-4 variable (netcdf-c's mapping); `None`
+    /// for filters without a codec (szip and the others).
+    pub(crate) fn from_filter(
+        id: u32,
+        params: &[u32],
+        elem_size: usize,
+        chunk_bytes: usize,
+    ) -> Option<Codec> {
+        let p = |i: usize, d: u32| params.get(i).copied().unwrap_or(d);
+        let config = match id {
+            1 => serde_json::json!({"id": "zlib", "level": p(0, 1)}),
+            2 => serde_json::json!({"id": "shuffle", "elementsize": elem_size}),
+            3 => serde_json::json!({"id": "fletcher32"}),
+            307 => serde_json::json!({"id": "bz2", "level": p(0, 9)}),
+            32015 => serde_json::json!({"id": "zstd", "level": p(0, 3) as i32}),
+            32004 => serde_json::json!({"id": "lz4", "acceleration": 1}),
+            32001 => {
+                let cname = BLOSC_NAMES
+                    .iter()
+                    .find(|(_, c)| *c == p(6, 1))
+                    .map(|(n, _)| *n)?;
+                serde_json::json!({
+                    "id": "blosc", "cname": cname, "clevel": p(4, 5),
+                    "shuffle": p(5, 1), "blocksize": 0
+                })
+            }
+            _ => return None,
+        };
+        Codec::from_config(&config, elem_size, chunk_bytes, "").ok()
+    }
+
+    /// Applies the codec.
+    fn encode(&self, data: Vec<u8>) -> std::result::Result<Vec<u8>, String> {
+        match &self.kind {
+            CodecKind::Hdf5 { filter, .. } => filter.encode(data).map_err(|e| e.to_string()),
+            CodecKind::Gzip => {
+                let level = int(&self.config, "level", 1).clamp(0, 9) as u32;
+                let mut enc =
+                    flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
+                std::io::Write::write_all(&mut enc, &data).map_err(|e| format!("gzip: {e}"))?;
+                enc.finish().map_err(|e| format!("gzip: {e}"))
+            }
+            CodecKind::Lz4 => {
+                let size =
+                    u32::try_from(data.len()).map_err(|_| "lz4: chunk over 4 GiB".to_string())?;
+                let mut out = size.to_le_bytes().to_vec();
+                out.extend(lz4_flex::block::compress(&data));
+                Ok(out)
+            }
+            CodecKind::VlenUtf8 => Ok(data),
+            CodecKind::Unknown(why) => Err(format!("codec {why} is not available")),
+        }
+    }
+
     /// Undoes the codec; the output is at most `max_out` bytes.
     fn decode(&self, data: Vec<u8>, max_out: usize) -> std::result::Result<Vec<u8>, String> {
         match &self.kind {
@@ -232,6 +286,37 @@ impl Chain {
         Ok(data)
     }
 
+    /// Encodes one chunk (codecs in order).
+    pub(crate) fn encode(&self, mut data: Vec<u8>) -> std::result::Result<Vec<u8>, String> {
+        for c in &self.codecs {
+            data = c.encode(data)?;
+        }
+        Ok(data)
+    }
+
+    /// The `.zarray` entries: `filters` (all codecs but the last, `vlen-utf8` first) and
+    /// `compressor` (the last), each `null` when empty.
+    pub(crate) fn zarray_entries(&self) -> (Value, Value) {
+        let configs: Vec<Value> = self.codecs.iter().map(|c| c.config.clone()).collect();
+        match configs.split_last() {
+            Some((last, rest))
+                if !matches!(
+                    self.codecs.last().map(|c| &c.kind),
+                    Some(CodecKind::VlenUtf8)
+                ) =>
+            {
+                let filters = if rest.is_empty() {
+                    Value::Null
+                } else {
+                    Value::Array(rest.to_vec())
+                };
+                (filters, last.clone())
+            }
+            Some(_) => (Value::Array(configs), Value::Null),
+            None => (Value::Null, Value::Null),
+        }
+    }
+
     /// True when the chain ends in the `vlen-utf8` string encoding.
     pub(crate) fn is_vlen_utf8(&self) -> bool {
         self.codecs
@@ -266,6 +351,38 @@ mod tests {
         let z = enc.finish().unwrap();
         assert_eq!(g.decode(z.clone(), 100).unwrap(), b"hello hello hello");
         assert!(g.decode(z, 5).map(|v| v.len() > 5).unwrap_or(true));
+    }
+
+    #[test]
+    fn round_trips() {
+        let data: Vec<u8> = (0..4000u32).flat_map(|i| (i % 97).to_le_bytes()).collect();
+        for json in [
+            r#"{"compressor": {"id": "gzip", "level": 5}}"#,
+            r#"{"compressor": {"id": "lz4", "acceleration": 1}}"#,
+            r#"{"filters": [{"id": "shuffle", "elementsize": 4}], "compressor": {"id": "zlib", "level": 5}}"#,
+            r#"{"compressor": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}}"#,
+            r#"{"compressor": {"id": "zstd", "level": 3}}"#,
+            r#"{"compressor": {"id": "bz2", "level": 9}}"#,
+            r#"{"filters": [{"id": "fletcher32"}]}"#,
+        ] {
+            let v: Value = serde_json::from_str(json).unwrap();
+            let c = Chain::from_zarray(v.as_object().unwrap(), 4, data.len(), "t").unwrap();
+            let enc = c.encode(data.clone()).unwrap();
+            assert_eq!(c.decode(enc, data.len()).unwrap(), data, "{json}");
+        }
+        for (id, params) in [
+            (1, vec![5]),
+            (2, vec![]),
+            (3, vec![]),
+            (307, vec![9]),
+            (32015, vec![3]),
+            (32001, vec![2, 2, 4, 0, 5, 1, 1]),
+        ] {
+            let c = Codec::from_filter(id, &params, 4, 64).unwrap();
+            assert!(c.unavailable().is_none(), "{id}");
+            assert_eq!(c.hdf5_filter().map(|f| f.0), Some(id));
+        }
+        assert!(Codec::from_filter(4, &[4, 8], 4, 64).is_none());
     }
 
     #[test]

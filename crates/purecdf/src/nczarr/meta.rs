@@ -136,6 +136,14 @@ impl ArrayMeta {
         })
     }
 
+    /// One element of the fill value, native-endian (zeros without a fill value).
+    pub(crate) fn fill_bytes(&self) -> Vec<u8> {
+        match &self.fill {
+            Fill::Bytes(b) => b.clone(),
+            _ => vec![0u8; self.dtype.stored_size().unwrap_or(1)],
+        }
+    }
+
     /// Elements per chunk.
     pub(crate) fn chunk_elements(&self) -> usize {
         self.chunks.iter().product::<u64>() as usize

@@ -16,6 +16,9 @@ mod read;
 mod source;
 mod strings;
 pub(crate) mod url;
+mod write;
+
+pub use write::NczarrWriter;
 
 use std::path::Path;
 
@@ -149,7 +152,10 @@ impl Backend for NczarrFile {
             .arrays
             .get(var.0)
             .ok_or_else(|| Error::new(ErrorKind::NotVar))?;
-        read::read_raw(self.store.as_ref(), meta, &zarr_slab(meta, slab), out)
+        let store = self.store.as_ref();
+        read::read_raw(meta, &zarr_slab(meta, slab), out, |c| {
+            meta.read_chunk(store, c)
+        })
     }
 
     fn read_values(&self, var: VarId, slab: &Hyperslab) -> Result<Values> {
@@ -158,7 +164,10 @@ impl Backend for NczarrFile {
             .get(var.0)
             .ok_or_else(|| Error::new(ErrorKind::NotVar))?;
         if self.schema.var(var).typ == NcType::String {
-            let s = strings::read_strings(self.store.as_ref(), meta, &zarr_slab(meta, slab))?;
+            let store = self.store.as_ref();
+            let s = strings::read_strings(meta, &zarr_slab(meta, slab), |c| {
+                strings::read_string_chunk(store, meta, c)
+            })?;
             return Ok(Values::String(s));
         }
         crate::backend::read_atomic_values(self, var, slab)
@@ -166,7 +175,7 @@ impl Backend for NczarrFile {
 }
 
 /// A netCDF hyperslab in the array's Zarr shape (an NCZarr scalar is a one-element array).
-fn zarr_slab(meta: &ArrayMeta, slab: &Hyperslab) -> Hyperslab {
+pub(crate) fn zarr_slab(meta: &ArrayMeta, slab: &Hyperslab) -> Hyperslab {
     if slab.start.is_empty() && !meta.shape.is_empty() {
         let rank = meta.shape.len();
         Hyperslab {

@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use super::meta::{ArrayMeta, Fill};
+use super::meta::ArrayMeta;
 use crate::error::{Error, ErrorKind, Result};
 use crate::selection::Hyperslab;
 
@@ -174,25 +174,23 @@ pub(crate) fn for_each_chunk<T: Send>(
     Ok(())
 }
 
-/// Reads a hyperslab of a fixed-size array as native-endian elements into `out`.
+/// Reads a hyperslab of a fixed-size array as native-endian elements into `out`; `chunk`
+/// gives a chunk's decoded elements, or `None` for a missing one (read as the fill value).
 pub(crate) fn read_raw(
-    store: &dyn purecdf_store::Store,
     meta: &ArrayMeta,
     slab: &Hyperslab,
     out: &mut [u8],
+    chunk: impl Fn(&[u64]) -> Result<Option<Vec<u8>>> + Sync,
 ) -> Result<()> {
     let es = meta
         .dtype
         .stored_size()
         .ok_or_else(|| Error::new(ErrorKind::BadType))?;
     let parts = chunk_parts(&meta.chunks, slab);
-    let fill: Vec<u8> = match &meta.fill {
-        Fill::Bytes(b) => b.clone(),
-        _ => vec![0u8; es],
-    };
+    let fill = meta.fill_bytes();
     for_each_chunk(
         &parts,
-        |part| meta.read_chunk(store, &part.coords),
+        |part| chunk(&part.coords),
         |part, chunk| {
             match &chunk {
                 Some(c) => for_each_run(meta, slab, part, |o, i, n| {

@@ -90,11 +90,47 @@ fn elements(dtype: Dtype, data: &[u8], n: usize, key: &str) -> Result<Vec<Option
     }
 }
 
-/// Reads a hyperslab of a string array.
-pub(crate) fn read_strings(
+/// Fetches and decodes one chunk of a string array; `None` when it is missing.
+pub(crate) fn read_string_chunk(
     store: &dyn purecdf_store::Store,
     meta: &ArrayMeta,
+    coords: &[u64],
+) -> Result<Option<Vec<Option<String>>>> {
+    let key = chunk_key(meta, coords);
+    let Some(stored) = meta.fetch(store, &key)? else {
+        return Ok(None);
+    };
+    let per_chunk = meta.chunk_elements();
+    // Decoded strings are bounded (1 GiB a chunk) against decompression bombs.
+    let data = meta
+        .chain
+        .decode(stored, 1 << 30)
+        .map_err(|e| bad(&key, e))?;
+    elements(meta.dtype, &data, per_chunk, &key).map(Some)
+}
+
+/// numcodecs' `vlen-utf8` encoding of a chunk's strings (a NULL string as the empty one).
+pub(crate) fn encode_vlen_utf8(items: &[Option<String>]) -> Vec<u8> {
+    let total: usize = items
+        .iter()
+        .map(|s| s.as_ref().map_or(0, String::len) + 4)
+        .sum();
+    let mut out = Vec::with_capacity(total + 4);
+    out.extend((items.len() as u32).to_le_bytes());
+    for s in items {
+        let b = s.as_deref().unwrap_or("").as_bytes();
+        out.extend((b.len() as u32).to_le_bytes());
+        out.extend_from_slice(b);
+    }
+    out
+}
+
+/// Reads a hyperslab of a string array; `chunk` gives a chunk's strings, or `None` for a
+/// missing one (read as the fill value).
+pub(crate) fn read_strings(
+    meta: &ArrayMeta,
     slab: &Hyperslab,
+    chunk: impl Fn(&[u64]) -> Result<Option<Vec<Option<String>>>> + Sync,
 ) -> Result<Vec<Option<String>>> {
     let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
     let fill = match &meta.fill {
@@ -102,25 +138,10 @@ pub(crate) fn read_strings(
         _ => Some(String::new()),
     };
     let mut out = crate::alloc::zeroed::<Option<String>>(n)?;
-    let per_chunk = meta.chunk_elements();
-    // Each item of a vlen chunk takes at least 4 bytes; fixed ones exactly their size.
-    let bound = per_chunk
-        .saturating_mul(meta.dtype.stored_size().unwrap_or(4) + 4)
-        .saturating_add(4);
     let parts = chunk_parts(&meta.chunks, slab);
     for_each_chunk(
         &parts,
-        |part| {
-            let key = chunk_key(meta, &part.coords);
-            let Some(stored) = meta.fetch(store, &key)? else {
-                return Ok(None);
-            };
-            let data = meta
-                .chain
-                .decode(stored, bound.max(1 << 20))
-                .map_err(|e| bad(&key, e))?;
-            elements(meta.dtype, &data, per_chunk, &key).map(Some)
-        },
+        |part| chunk(&part.coords),
         |part, chunk| {
             match chunk {
                 Some(c) => for_each_run(meta, slab, part, |o, i, k| {
@@ -168,6 +189,7 @@ mod tests {
         }
         let s = elements(Dtype::VlenUtf8, &v, 2, "k").unwrap();
         assert_eq!(s, vec![Some("a".into()), Some("bcd".into())]);
+        assert_eq!(encode_vlen_utf8(&s), v);
         assert!(elements(Dtype::VlenUtf8, &v[..v.len() - 1], 2, "k").is_err());
         assert!(elements(Dtype::VlenUtf8, &v, 3, "k").is_err());
         let huge = [0xff, 0xff, 0xff, 0x7f];

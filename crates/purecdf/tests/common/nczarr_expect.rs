@@ -2,6 +2,8 @@
 //! attributes, variables with their data, subgroups), the form written by
 //! `tests/data/zarr_oracle.py` and `tests/data/nczarr/make_nc410.py`. Everything is compared
 //! exactly and in order; every difference found is reported, not only the first.
+// Each test uses its own part of this shared module.
+#![allow(dead_code)]
 
 use std::path::Path;
 

@@ -21,8 +21,8 @@ fn slab_of(h: &Hyperslab) -> Slab {
 
 /// Leaves define mode as netCDF-4 does before data access (classic model: NC_EINDEFINE).
 fn data_mode(nw: &mut Netcdf4Writer) -> Result<()> {
-    if nw.define {
-        if nw.format == Format::Netcdf4Classic {
+    if nw.defs.define {
+        if nw.defs.format == Format::Netcdf4Classic {
             return Err(Error::new(ErrorKind::InDefine));
         }
         nw.enddef()?;
@@ -32,8 +32,8 @@ fn data_mode(nw: &mut Netcdf4Writer) -> Result<()> {
 
 /// Grows the variable's dataset (and its unlimited dimensions) to hold the selection.
 fn grow(nw: &mut Netcdf4Writer, var: VarId, h: &Hyperslab) -> Result<purecdf_hdf5::write::ObjId> {
-    let ds = nw.vars[var.0].ds.ok_or(ErrorKind::NotVar)?;
-    let dims = nw.schema.var(var).dims.clone();
+    let ds = nw.h5vars[var.0].ds.ok_or(ErrorKind::NotVar)?;
+    let dims = nw.defs.schema.var(var).dims.clone();
     if dims.is_empty() {
         return Ok(ds);
     }
@@ -44,9 +44,9 @@ fn grow(nw: &mut Netcdf4Writer, var: VarId, h: &Hyperslab) -> Result<purecdf_hdf
             continue;
         }
         let end = h.start[i] + (h.count[i] - 1) * h.stride[i] + 1;
-        if nw.schema.dim(*d).unlimited {
+        if nw.defs.schema.dim(*d).unlimited {
             want[i] = want[i].max(end);
-            let dim = &mut nw.schema.dims[d.0];
+            let dim = &mut nw.defs.schema.dims[d.0];
             dim.len = dim.len.max(end);
         }
     }
@@ -65,16 +65,17 @@ pub(crate) fn write_raw(
 ) -> Result<()> {
     data_mode(nw)?;
     let ds = grow(nw, var, h)?;
-    let typ = nw.schema.var(var).typ;
+    let typ = nw.defs.schema.var(var).typ;
     let size = typ.atomic_size().unwrap_or(1);
     let swap = size > 1 && nw.is_big_endian(var) == cfg!(target_endian = "little");
-    let quantize = nw.vars[var.0].quantize;
+    let quantize = nw.defs.vars[var.0].quantize;
     if !swap && quantize.is_none() {
         return nw.w.write(ds, &slab_of(h), data).map_err(hw);
     }
     let mut bytes = data.to_vec();
     if let Some((mode, nsd)) = quantize {
         let fill = nw
+            .defs
             .schema
             .var(var)
             .att("_FillValue")
@@ -82,10 +83,10 @@ pub(crate) fn write_raw(
             .or_else(|| crate::convert::default_fill(typ));
         match (typ, fill) {
             (NcType::Float, Some(Values::Float(f))) if !f.is_empty() => {
-                super::quantize::quantize_f32(&mut bytes, mode, nsd, f[0])
+                crate::nc4def::quantize::quantize_f32(&mut bytes, mode, nsd, f[0])
             }
             (NcType::Double, Some(Values::Double(f))) if !f.is_empty() => {
-                super::quantize::quantize_f64(&mut bytes, mode, nsd, f[0])
+                crate::nc4def::quantize::quantize_f64(&mut bytes, mode, nsd, f[0])
             }
             _ => {}
         }
@@ -105,7 +106,7 @@ pub(crate) fn write_values(
     h: &Hyperslab,
     values: &Values,
 ) -> Result<()> {
-    let typ = nw.schema.var(var).typ;
+    let typ = nw.defs.schema.var(var).typ;
     if typ != NcType::String && typ.atomic_size().is_some() {
         let raw = crate::convert::values_to_ne_bytes(values)?;
         return write_raw(nw, var, h, &raw);
@@ -113,7 +114,7 @@ pub(crate) fn write_values(
     data_mode(nw)?;
     let ds = grow(nw, var, h)?;
     let be = nw.is_big_endian(var);
-    let pieces = values_pieces(&nw.schema, typ, values, be)?;
+    let pieces = values_pieces(&nw.defs.schema, typ, values, be)?;
     nw.w.write_pieces(ds, &slab_of(h), &pieces).map_err(hw)
 }
 
@@ -124,11 +125,11 @@ pub(crate) fn read_raw(
     h: &Hyperslab,
     out: &mut [u8],
 ) -> Result<()> {
-    let typ = nw.schema.var(var).typ;
+    let typ = nw.defs.schema.var(var).typ;
     let size = typ.atomic_size().unwrap_or(1);
-    let Some(ds) = nw.vars.get(var.0).and_then(|v| v.ds) else {
+    let Some(ds) = nw.h5vars.get(var.0).and_then(|v| v.ds) else {
         // Not created yet (still in define mode): everything reads as the fill value.
-        let def = nw.schema.var(var);
+        let def = nw.defs.schema.var(var);
         let fill = def
             .att("_FillValue")
             .map(|a| a.values.clone())
@@ -160,17 +161,18 @@ impl super::super::types::HeapReader for FreshHeap<'_> {
 
 /// `nc_get_vars` of strings and user-type values.
 pub(crate) fn read_values(nw: &Netcdf4Writer, var: VarId, h: &Hyperslab) -> Result<Values> {
-    let typ = nw.schema.var(var).typ;
+    let typ = nw.defs.schema.var(var).typ;
     let n = usize::try_from(h.num_elements()).map_err(|_| ErrorKind::NoMem)?;
     let mut out = Values::with_capacity(typ, n);
-    let Some((ds, dt)) = nw.vars.get(var.0).and_then(|v| v.ds.zip(v.dtype.clone())) else {
+    let Some((ds, dt)) = nw.h5vars.get(var.0).and_then(|v| v.ds.zip(v.dtype.clone())) else {
         // Not created yet: the fill value throughout.
         let fill = nw
+            .defs
             .schema
             .var(var)
             .att("_FillValue")
             .map(|a| a.values.clone());
-        let _ = fill_pieces(&nw.schema, typ, fill.as_ref(), false)?;
+        let _ = fill_pieces(&nw.defs.schema, typ, fill.as_ref(), false)?;
         return match (typ, fill) {
             (_, Some(Values::String(s))) => Ok(Values::String(vec![s[0].clone(); n])),
             (_, Some(Values::User(t, u))) => Ok(Values::User(t, vec![u[0].clone(); n])),

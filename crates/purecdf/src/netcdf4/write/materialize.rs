@@ -13,10 +13,11 @@ use purecdf_hdf5::format::messages::layout::Layout;
 use purecdf_hdf5::write::{AttrSpec, DatasetSpec, Hdf5Writer, ObjId, Piece, StorageSpec, TypeSpec};
 
 use super::types::{attribute_parts, fill_pieces, fixed_string, hdf_type};
-use super::{hw, Netcdf4Writer, StorageKind, VarState};
+use super::{hw, Netcdf4Writer};
 use crate::backend::{Chunking, Format};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{Attribute, DimId, GroupId, NcType, Schema, VarId, ROOT};
+use crate::nc4def::{Defs, StorageKind, VarSettings};
 
 /// The NAME of a pure dimension's scale, before its length.
 const PURE_DIM: &str = "This is a netCDF dimension but not a netCDF variable.";
@@ -98,17 +99,17 @@ fn preorder(s: &Schema) -> Vec<GroupId> {
 
 /// Creates every HDF5 object the definitions need and reconciles attributes; idempotent.
 pub(crate) fn materialize(nw: &mut Netcdf4Writer) -> Result<()> {
-    let order = preorder(&nw.schema);
+    let order = preorder(&nw.defs.schema);
     // 1. Groups and committed types, preorder (netcdf-c `nc4_rec_write_groups_types`).
     for &g in &order {
         if nw.groups[g.0].is_none() {
-            let parent = nw.schema.group(g).parent.ok_or(ErrorKind::BadGrpId)?;
+            let parent = nw.defs.schema.group(g).parent.ok_or(ErrorKind::BadGrpId)?;
             let p = nw.groups[parent.0].ok_or(ErrorKind::BadGrpId)?;
-            let name = nw.schema.group(g).name.clone();
+            let name = nw.defs.schema.group(g).name.clone();
             nw.groups[g.0] = Some(nw.w.create_group(p, &name).map_err(hw)?);
         }
         let gobj = nw.groups[g.0].ok_or(ErrorKind::BadGrpId)?;
-        if g == ROOT && nw.format == Format::Netcdf4Classic {
+        if g == ROOT && nw.defs.format == Format::Netcdf4Classic {
             let has =
                 nw.w.attributes(gobj)
                     .map_err(hw)?
@@ -118,10 +119,10 @@ pub(crate) fn materialize(nw: &mut Netcdf4Writer) -> Result<()> {
                 put(&mut nw.w, gobj, i32_attr("_nc3_strict", &[1], true))?;
             }
         }
-        for t in nw.schema.group(g).types.clone() {
+        for t in nw.defs.schema.group(g).types.clone() {
             if nw.types[t.0].is_none() {
-                let dt = hdf_type(&nw.schema, NcType::User(t), false)?;
-                let name = nw.schema.user_type(t).name.clone();
+                let dt = hdf_type(&nw.defs.schema, NcType::User(t), false)?;
+                let name = nw.defs.schema.user_type(t).name.clone();
                 nw.types[t.0] = Some(nw.w.commit_datatype(gobj, &name, dt).map_err(hw)?);
             }
         }
@@ -129,13 +130,13 @@ pub(crate) fn materialize(nw: &mut Netcdf4Writer) -> Result<()> {
     // 2. Per group: attributes, then dimensions and variables interleaved.
     for &g in &order {
         let gobj = nw.groups[g.0].ok_or(ErrorKind::BadGrpId)?;
-        let atts = nw.schema.group(g).atts.clone();
+        let atts = nw.defs.schema.group(g).atts.clone();
         reconcile(nw, gobj, &atts)?;
-        let dims = nw.schema.group(g).dims.clone();
-        let vars = nw.schema.group(g).vars.clone();
+        let dims = nw.defs.schema.group(g).dims.clone();
+        let vars = nw.defs.schema.group(g).vars.clone();
         let mut next_var = 0usize;
         for d in dims {
-            match coord_var(&nw.schema, d) {
+            match coord_var(&nw.defs.schema, d) {
                 Some(c) => {
                     if let Some(pos) = vars.iter().position(|v| *v == c) {
                         while next_var <= pos {
@@ -153,9 +154,9 @@ pub(crate) fn materialize(nw: &mut Netcdf4Writer) -> Result<()> {
         }
     }
     // 3. Attributes of variables created before (new ones come after the dimension lists).
-    for v in 0..nw.schema.vars.len() {
-        if let Some(ds) = nw.vars[v].ds {
-            let atts = nw.schema.vars[v].atts.clone();
+    for v in 0..nw.defs.schema.vars.len() {
+        if let Some(ds) = nw.h5vars[v].ds {
+            let atts = nw.defs.schema.vars[v].atts.clone();
             reconcile(nw, ds, &atts)?;
         }
     }
@@ -166,7 +167,7 @@ pub(crate) fn materialize(nw: &mut Netcdf4Writer) -> Result<()> {
         put(
             &mut nw.w,
             root,
-            text_attr("_NCProperties", &super::provenance(), false),
+            text_attr("_NCProperties", &crate::nc4def::provenance(), false),
         )?;
         nw.wrote_properties = true;
     }
@@ -193,7 +194,7 @@ fn reconcile(nw: &mut Netcdf4Writer, obj: ObjId, want: &[Attribute]) -> Result<(
         if hidden(&a.name) {
             continue;
         }
-        let (dt, space, data) = attribute_parts(&nw.schema, &a.values)?;
+        let (dt, space, data) = attribute_parts(&nw.defs.schema, &a.values)?;
         let spec = AttrSpec {
             name: a.name.clone(),
             dtype: TypeSpec::Inline(dt),
@@ -216,7 +217,7 @@ fn create_pure_dim(nw: &mut Netcdf4Writer, d: DimId) -> Result<()> {
     if nw.dims[d.0].is_some() || d.0 < nw.loaded_dims {
         return Ok(());
     }
-    let dim = nw.schema.dim(d).clone();
+    let dim = nw.defs.schema.dim(d).clone();
     let g = nw.groups[dim.group.0].ok_or(ErrorKind::BadGrpId)?;
     let f32be = Datatype::ieee_f32(true);
     let (space, storage, alloc) = if dim.unlimited {
@@ -272,7 +273,7 @@ fn filter_pipeline(
 ) -> Result<FilterPipeline> {
     let esize = dt.size();
     let mut filters = Vec::new();
-    for (id, params) in nw.filter_list(v) {
+    for (id, params) in nw.defs.filter_list(v) {
         filters.push(match id {
             // Shuffle carries the element size (libhdf5 adds it); it and deflate are optional.
             2 => FilterDesc {
@@ -358,19 +359,19 @@ fn szip_client_data(params: &[u32], dt: &Datatype, chunking: &Chunking) -> Resul
 }
 
 fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
-    if nw.vars[v.0].ds.is_some() {
+    if nw.h5vars[v.0].ds.is_some() {
         return Ok(());
     }
-    let def = nw.schema.var(v).clone();
+    let def = nw.defs.schema.var(v).clone();
     let g = nw.groups[def.group.0].ok_or(ErrorKind::BadGrpId)?;
-    let be = nw.vars[v.0].big_endian.unwrap_or(false);
-    let dt = hdf_type(&nw.schema, def.typ, be)?;
+    let be = nw.defs.vars[v.0].big_endian.unwrap_or(false);
+    let dt = hdf_type(&nw.defs.schema, def.typ, be)?;
     let space = if def.dims.is_empty() {
         Dataspace::Scalar
     } else {
         let (mut cur, mut max) = (Vec::new(), Vec::new());
         for d in &def.dims {
-            let dim = nw.schema.dim(*d);
+            let dim = nw.defs.schema.dim(*d);
             cur.push(if dim.unlimited { 0 } else { dim.len });
             max.push((!dim.unlimited).then_some(dim.len));
         }
@@ -379,7 +380,7 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
             max_dims: max,
         }
     };
-    let chunking = nw.effective_chunking(v);
+    let chunking = nw.defs.effective_chunking(v);
     let (storage, alloc) = match &chunking {
         Chunking::Contiguous => (StorageSpec::Contiguous, 2),
         Chunking::Compact => (StorageSpec::Compact, 1),
@@ -393,7 +394,7 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
         }
     } else {
         let user = def.att("_FillValue").map(|a| a.values.clone());
-        let pieces = fill_pieces(&nw.schema, def.typ, user.as_ref(), be)?;
+        let pieces = fill_pieces(&nw.defs.schema, def.typ, user.as_ref(), be)?;
         FillValue {
             alloc_time: alloc,
             fill_time: FillTime::IfSet,
@@ -401,7 +402,7 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
         }
     };
     let filters = filter_pipeline(nw, v, &dt, &chunking)?;
-    let name = hdf_name(&nw.schema, v);
+    let name = hdf_name(&nw.defs.schema, v);
     let ds =
         nw.w.create_dataset(
             g,
@@ -415,17 +416,16 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
             },
         )
         .map_err(hw)?;
-    nw.vars[v.0] = VarState {
+    nw.h5vars[v.0] = super::H5Var {
         ds: Some(ds),
         dtype: Some(dt),
-        ..nw.vars[v.0].clone()
     };
     if !def.dims.is_empty() {
         let ids: Vec<i32> = def.dims.iter().map(|d| nw.dimids[d.0]).collect();
         put(&mut nw.w, ds, i32_attr("_Netcdf4Coordinates", &ids, false))?;
     }
     if let Some(d0) = def.dims.first() {
-        if coord_var(&nw.schema, *d0) == Some(v) {
+        if coord_var(&nw.defs.schema, *d0) == Some(v) {
             put(&mut nw.w, ds, text_attr("CLASS", "DIMENSION_SCALE", true))?;
             put(&mut nw.w, ds, text_attr("NAME", &def.name, true))?;
             let id = nw.dimids[d0.0];
@@ -434,14 +434,14 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
     }
     reconcile(nw, ds, &def.atts)?;
     // netcdf-c records the quantization after the user's attributes, as an ordinary one.
-    if let Some((mode, nsd)) = nw.vars[v.0].quantize {
-        let name = super::quantize::attribute_name(mode);
-        nw.schema.vars[v.0].atts.retain(|a| a.name != name);
-        nw.schema.vars[v.0].atts.push(crate::model::Attribute {
+    if let Some((mode, nsd)) = nw.defs.vars[v.0].quantize {
+        let name = crate::nc4def::quantize::attribute_name(mode);
+        nw.defs.schema.vars[v.0].atts.retain(|a| a.name != name);
+        nw.defs.schema.vars[v.0].atts.push(crate::model::Attribute {
             name: name.to_string(),
             values: crate::model::Values::Int(vec![nsd]),
         });
-        let atts = nw.schema.vars[v.0].atts.clone();
+        let atts = nw.defs.schema.vars[v.0].atts.clone();
         reconcile(nw, ds, &atts)?;
     }
     Ok(())
@@ -449,8 +449,8 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
 
 /// The dataset that is the dimension scale of `d`.
 fn scale_of(nw: &Netcdf4Writer, d: DimId) -> Option<ObjId> {
-    match coord_var(&nw.schema, d) {
-        Some(c) => nw.vars[c.0].ds,
+    match coord_var(&nw.defs.schema, d) {
+        Some(c) => nw.h5vars[c.0].ds,
         None => nw.dims[d.0],
     }
 }
@@ -483,12 +483,18 @@ fn attach_scales(nw: &mut Netcdf4Writer) -> Result<()> {
     let mut refs: HashMap<ObjId, Vec<Piece>> = HashMap::new();
     let mut counts: HashMap<ObjId, u64> = HashMap::new();
     let mut scales: Vec<ObjId> = Vec::new();
-    for g in preorder(&nw.schema) {
-        for v in nw.schema.group(g).vars.clone() {
-            let def = nw.schema.var(v);
-            let Some(ds) = nw.vars[v.0].ds else { continue };
+    for g in preorder(&nw.defs.schema) {
+        for v in nw.defs.schema.group(g).vars.clone() {
+            let def = nw.defs.schema.var(v);
+            let Some(ds) = nw.h5vars[v.0].ds else {
+                continue;
+            };
             if def.dims.is_empty()
-                || def.dims.first().and_then(|d| coord_var(&nw.schema, *d)) == Some(v)
+                || def
+                    .dims
+                    .first()
+                    .and_then(|d| coord_var(&nw.defs.schema, *d))
+                    == Some(v)
             {
                 continue;
             }
@@ -557,23 +563,23 @@ fn put_if_changed(w: &mut Hdf5Writer, obj: ObjId, spec: AttrSpec) -> Result<()> 
 
 /// `nc_rename_var` on a file being written.
 pub(crate) fn rename_var(nw: &mut Netcdf4Writer, var: VarId, new: &str) -> Result<()> {
-    let Some(ds) = nw.vars[var.0].ds else {
-        nw.schema.vars[var.0].name = new.to_string();
-        nw.update_storage_info(var);
+    let Some(ds) = nw.h5vars[var.0].ds else {
+        nw.defs.schema.vars[var.0].name = new.to_string();
+        nw.defs.update_storage_info(var);
         return Ok(());
     };
-    let was_coord = is_coord(&nw.schema, var);
-    let old_hdf = hdf_name(&nw.schema, var);
-    let old = std::mem::replace(&mut nw.schema.vars[var.0].name, new.to_string());
-    if is_coord(&nw.schema, var) != was_coord || was_coord {
-        nw.schema.vars[var.0].name = old;
+    let was_coord = is_coord(&nw.defs.schema, var);
+    let old_hdf = hdf_name(&nw.defs.schema, var);
+    let old = std::mem::replace(&mut nw.defs.schema.vars[var.0].name, new.to_string());
+    if is_coord(&nw.defs.schema, var) != was_coord || was_coord {
+        nw.defs.schema.vars[var.0].name = old;
         return fail(
             ErrorKind::NotBuilt,
             "renaming a variable that is, or would become, a coordinate variable",
         );
     }
-    let g = nw.groups[nw.schema.var(var).group.0].ok_or(ErrorKind::BadGrpId)?;
-    let new_hdf = hdf_name(&nw.schema, var);
+    let g = nw.groups[nw.defs.schema.var(var).group.0].ok_or(ErrorKind::BadGrpId)?;
+    let new_hdf = hdf_name(&nw.defs.schema, var);
     let _ = ds;
     nw.w.rename_link(g, &old_hdf, &new_hdf).map_err(hw)
 }
@@ -584,24 +590,24 @@ fn is_coord(s: &Schema, v: VarId) -> bool {
 
 /// `nc_rename_dim` on a file being written.
 pub(crate) fn rename_dim(nw: &mut Netcdf4Writer, dim: DimId, new: &str) -> Result<()> {
-    let before = coord_var(&nw.schema, dim);
-    let old = std::mem::replace(&mut nw.schema.dims[dim.0].name, new.to_string());
-    let after = coord_var(&nw.schema, dim);
+    let before = coord_var(&nw.defs.schema, dim);
+    let old = std::mem::replace(&mut nw.defs.schema.dims[dim.0].name, new.to_string());
+    let after = coord_var(&nw.defs.schema, dim);
     let vars_named = |s: &Schema, n: &str| s.find_var(s.dim(dim).group, n);
     let touches_var =
-        vars_named(&nw.schema, new).is_some() || vars_named(&nw.schema, &old).is_some();
-    let created = nw.dims[dim.0].is_some() || before.is_some_and(|c| nw.vars[c.0].ds.is_some());
+        vars_named(&nw.defs.schema, new).is_some() || vars_named(&nw.defs.schema, &old).is_some();
+    let created = nw.dims[dim.0].is_some() || before.is_some_and(|c| nw.h5vars[c.0].ds.is_some());
     if !created {
         return Ok(());
     }
     if before.is_some() || after.is_some() || touches_var {
-        nw.schema.dims[dim.0].name = old;
+        nw.defs.schema.dims[dim.0].name = old;
         return fail(
             ErrorKind::NotBuilt,
             "renaming a dimension that has, or would get, a coordinate variable",
         );
     }
-    let g = nw.groups[nw.schema.dim(dim).group.0].ok_or(ErrorKind::BadGrpId)?;
+    let g = nw.groups[nw.defs.schema.dim(dim).group.0].ok_or(ErrorKind::BadGrpId)?;
     nw.w.rename_link(g, &old, new).map_err(hw)
 }
 
@@ -643,6 +649,7 @@ pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
         .map(|a| obj(*a).map(Some))
         .collect::<Result<Vec<_>>>()?;
     let mut states = Vec::with_capacity(schema.vars.len());
+    let mut h5vars = Vec::with_capacity(schema.vars.len());
     let mut var_addr: HashSet<u64> = HashSet::new();
     for i in 0..schema.vars.len() {
         let Some(vd) = vars.get(i).and_then(Option::as_ref) else {
@@ -656,13 +663,15 @@ pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
             Layout::Chunked { chunk_dims, .. } => (StorageKind::Chunked, Some(chunk_dims.clone())),
             _ => (StorageKind::Contiguous, None),
         };
-        states.push(VarState {
-            ds: Some(obj(addr)?),
+        states.push(VarSettings {
             storage: Some(storage),
             chunks,
             big_endian: Some(super::super::types::is_big_endian(&ds.dtype)),
+            ..VarSettings::default()
+        });
+        h5vars.push(super::H5Var {
+            ds: Some(obj(addr)?),
             dtype: Some(ds.dtype.clone()),
-            ..VarState::default()
         });
     }
     // netcdf-c's length of each unlimited dimension at open: the extent of its scale dataset
@@ -696,20 +705,24 @@ pub(crate) fn load(w: Hdf5Writer) -> Result<Netcdf4Writer> {
         });
     }
     let n_dims = schema.dims.len();
-    Ok(Netcdf4Writer {
-        w,
+    let defs = Defs {
         schema,
         format,
         define: false,
         fill: true,
+        vars: states,
+        open_lens,
+    };
+    Ok(Netcdf4Writer {
+        w,
+        defs,
         groups,
         types,
         dims,
-        vars: states,
+        h5vars,
         dimids: located.dimids.iter().map(|d| *d as i32).collect(),
         closed: false,
         wrote_properties: had_properties,
         loaded_dims: n_dims,
-        open_lens,
     })
 }

@@ -22,11 +22,9 @@
 //! `sync` flushes the HDF5 writer durably, `close` without the fsyncs as netcdf-c's `nc_close` (see
 //! the writer's "Nothing lost" notes).
 
-mod chunking;
 mod data;
 mod define;
 mod materialize;
-mod quantize;
 pub(crate) mod types;
 
 use std::path::Path;
@@ -37,6 +35,7 @@ use purecdf_hdf5::write::{Hdf5Writer, ObjId, WriteError};
 use crate::backend::{Backend, Format};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{NcType, Schema, Values, VarId};
+use crate::nc4def::Defs;
 use crate::selection::Hyperslab;
 
 /// Converts an HDF5 writer error into a netCDF one.
@@ -49,73 +48,40 @@ pub(crate) fn hw(e: WriteError) -> Error {
     }
 }
 
-/// A variable's storage settings and its dataset, once created.
+/// A variable's HDF5 dataset, once created.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct VarState {
+pub(crate) struct H5Var {
     /// The dataset (`None` until created).
     pub(crate) ds: Option<ObjId>,
-    /// netcdf-c's `var->storage` once set explicitly or by a filter (`None`: the choice
-    /// `nc_def_var` makes, chunked when a dimension is unlimited, else contiguous).
-    pub(crate) storage: Option<StorageKind>,
-    /// Explicit chunk sizes (`None`: netcdf-c's defaults). Kept while the storage is switched
-    /// to contiguous or compact, as netcdf-c keeps `var->chunksizes`.
-    pub(crate) chunks: Option<Vec<u64>>,
-    pub(crate) shuffle: bool,
-    pub(crate) deflate: Option<u32>,
-    /// How many of [`VarState::filters`] were defined before deflate: libhdf5's pipeline is
-    /// Fletcher-32, shuffle, then deflate and the other filters in definition order (netcdf-c
-    /// 4.9.0), a redefinition keeping the first position.
-    pub(crate) deflate_pos: usize,
-    pub(crate) fletcher32: bool,
-    /// Other filters, in definition order.
-    pub(crate) filters: Vec<(u32, Vec<u32>)>,
-    /// Explicit byte order.
-    pub(crate) big_endian: Option<bool>,
-    /// Quantization of float data (method and number of significant digits or bits).
-    pub(crate) quantize: Option<(crate::backend::Quantize, i32)>,
     /// The HDF5 type of the dataset (once created).
     pub(crate) dtype: Option<Datatype>,
-}
-
-/// The storage class of a variable (`NC_CONTIGUOUS`, `NC_COMPACT`, `NC_CHUNKED`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum StorageKind {
-    Contiguous,
-    Compact,
-    Chunked,
 }
 
 /// An open netCDF-4 file being written.
 pub struct Netcdf4Writer {
     pub(crate) w: Hdf5Writer,
-    pub(crate) schema: Schema,
-    pub(crate) format: Format,
-    pub(crate) define: bool,
-    /// File-wide fill mode for variables defined from now on.
-    pub(crate) fill: bool,
+    /// The definitions (schema, modes, storage settings).
+    pub(crate) defs: Defs,
     /// HDF5 group of each netCDF group (`None` until created).
     pub(crate) groups: Vec<Option<ObjId>>,
     /// Committed datatype of each user type.
     pub(crate) types: Vec<Option<ObjId>>,
     /// Pure-dimension dataset of each dimension (coordinate variables' dims use the variable).
     pub(crate) dims: Vec<Option<ObjId>>,
-    pub(crate) vars: Vec<VarState>,
+    /// Dataset of each variable.
+    pub(crate) h5vars: Vec<H5Var>,
     /// netCDF dimension ids (global), by dimension.
     pub(crate) dimids: Vec<i32>,
     pub(crate) closed: bool,
     pub(crate) wrote_properties: bool,
     /// Dimensions that came with an opened file (never given a new scale dataset).
     pub(crate) loaded_dims: usize,
-    /// The length netcdf-c gives each loaded unlimited dimension at open (its coordinate
-    /// variable's extent then, or 0 for a dimension without one), which its default chunk
-    /// sizes use; dimensions defined since count as 0, as in netcdf-c (writes never update it).
-    pub(crate) open_lens: Vec<u64>,
 }
 
 impl std::fmt::Debug for Netcdf4Writer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Netcdf4Writer")
-            .field("format", &self.format)
+            .field("format", &self.defs.format)
             .finish()
     }
 }
@@ -127,11 +93,6 @@ impl Drop for Netcdf4Writer {
             let _ = crate::backend::BackendMut::close(self);
         }
     }
-}
-
-/// The `_NCProperties` text of files we write.
-pub(crate) fn provenance() -> String {
-    format!("version=2,purecdf={}", env!("CARGO_PKG_VERSION"))
 }
 
 impl Netcdf4Writer {
@@ -147,19 +108,15 @@ impl Netcdf4Writer {
         let root = w.root();
         Ok(Netcdf4Writer {
             w,
-            schema: Schema::default(),
-            format,
-            define: true,
-            fill: true,
+            defs: Defs::new(format),
             groups: vec![Some(root)],
             types: Vec::new(),
             dims: Vec::new(),
-            vars: Vec::new(),
+            h5vars: Vec::new(),
             dimids: Vec::new(),
             closed: false,
             wrote_properties: false,
             loaded_dims: 0,
-            open_lens: Vec::new(),
         })
     }
 
@@ -179,9 +136,10 @@ impl Netcdf4Writer {
 
     /// True when the variable's numbers are stored big-endian.
     pub(crate) fn is_big_endian(&self, var: VarId) -> bool {
-        match self.vars.get(var.0).and_then(|v| v.dtype.as_ref()) {
+        match self.h5vars.get(var.0).and_then(|v| v.dtype.as_ref()) {
             Some(dt) => super::types::is_big_endian(dt),
             None => self
+                .defs
                 .vars
                 .get(var.0)
                 .and_then(|v| v.big_endian)
@@ -192,11 +150,11 @@ impl Netcdf4Writer {
 
 impl Backend for Netcdf4Writer {
     fn format(&self) -> Format {
-        self.format
+        self.defs.format
     }
 
     fn schema(&self) -> &Schema {
-        &self.schema
+        &self.defs.schema
     }
 
     fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
@@ -204,7 +162,7 @@ impl Backend for Netcdf4Writer {
     }
 
     fn read_values(&self, var: VarId, slab: &Hyperslab) -> Result<Values> {
-        let typ = self.schema.var(var).typ;
+        let typ = self.defs.schema.var(var).typ;
         match typ {
             NcType::String | NcType::User(_) => data::read_values(self, var, slab),
             _ => crate::backend::read_atomic_values(self, var, slab),

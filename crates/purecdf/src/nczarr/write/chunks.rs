@@ -1,0 +1,222 @@
+//! Chunks written and not yet stored: kept decoded (native-endian numbers, or strings) by
+//! variable and grid coordinates; a partly written chunk starts from the stored chunk (or the
+//! fill value). Flushing encodes the chunks in parallel (byte order, then the codecs) and
+//! stores them.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use super::super::meta::ArrayMeta;
+use super::super::read::{chunk_key, chunk_parts, for_each_run, read_raw};
+use super::super::strings::{encode_vlen_utf8, read_string_chunk, read_strings};
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::VarId;
+use crate::selection::Hyperslab;
+use purecdf_store::Store;
+
+/// Cached bytes above which chunks are stored during writing.
+const FLUSH_BYTES: usize = 256 << 20;
+
+/// A decoded chunk.
+enum Chunk {
+    Raw(Vec<u8>),
+    Strings(Vec<Option<String>>),
+}
+
+/// A chunk's variable and grid coordinates.
+type ChunkId = (usize, Vec<u64>);
+
+/// Written chunks by (variable, grid coordinates).
+#[derive(Default)]
+pub(super) struct ChunkCache {
+    chunks: HashMap<ChunkId, Chunk>,
+    bytes: usize,
+}
+
+impl std::fmt::Debug for ChunkCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ChunkCache({} chunks)", self.chunks.len())
+    }
+}
+
+fn nczarr_err(key: &str, what: impl std::fmt::Display) -> Error {
+    Error::with_detail(ErrorKind::Nczarr, format!("{key}: {what}"))
+}
+
+impl ChunkCache {
+    /// True when the cache should be stored.
+    pub(super) fn is_full(&self) -> bool {
+        self.bytes >= FLUSH_BYTES
+    }
+
+    /// The chunk to write into: cached, else stored, else all fill value.
+    fn raw_chunk(
+        &mut self,
+        store: &dyn Store,
+        var: VarId,
+        meta: &ArrayMeta,
+        coords: &[u64],
+    ) -> Result<&mut Vec<u8>> {
+        let key = (var.0, coords.to_vec());
+        if !self.chunks.contains_key(&key) {
+            let data = match meta.read_chunk(store, coords)? {
+                Some(d) => d,
+                None => meta.fill_bytes().repeat(meta.chunk_elements()),
+            };
+            self.bytes += data.len();
+            self.chunks.insert(key.clone(), Chunk::Raw(data));
+        }
+        match self.chunks.get_mut(&key) {
+            Some(Chunk::Raw(d)) => Ok(d),
+            _ => Err(Error::new(ErrorKind::BadType)),
+        }
+    }
+
+    /// Writes native-endian elements of a fixed-size type into a hyperslab.
+    pub(super) fn write_raw(
+        &mut self,
+        store: &dyn Store,
+        var: VarId,
+        meta: &ArrayMeta,
+        slab: &Hyperslab,
+        data: &[u8],
+    ) -> Result<()> {
+        let es = meta.dtype.stored_size().ok_or(ErrorKind::BadType)?;
+        let slab = zarr_slab(meta, slab);
+        for part in chunk_parts(&meta.chunks, &slab) {
+            let chunk = self.raw_chunk(store, var, meta, &part.coords)?;
+            for_each_run(meta, &slab, &part, |o, i, n| {
+                chunk[i * es..(i + n) * es].copy_from_slice(&data[o * es..(o + n) * es]);
+            });
+        }
+        Ok(())
+    }
+
+    /// Writes strings into a hyperslab.
+    pub(super) fn write_strings(
+        &mut self,
+        store: &dyn Store,
+        var: VarId,
+        meta: &ArrayMeta,
+        slab: &Hyperslab,
+        data: &[Option<String>],
+    ) -> Result<()> {
+        let slab = zarr_slab(meta, slab);
+        for part in chunk_parts(&meta.chunks, &slab) {
+            let key = (var.0, part.coords.clone());
+            if !self.chunks.contains_key(&key) {
+                let items = match read_string_chunk(store, meta, &part.coords)? {
+                    Some(s) => s,
+                    None => vec![Some(String::new()); meta.chunk_elements()],
+                };
+                self.chunks.insert(key.clone(), Chunk::Strings(items));
+            }
+            let Some(Chunk::Strings(items)) = self.chunks.get_mut(&key) else {
+                return Err(Error::new(ErrorKind::BadType));
+            };
+            let mut added = 0;
+            for_each_run(meta, &slab, &part, |o, i, n| {
+                for k in 0..n {
+                    added += data[o + k].as_ref().map_or(0, String::len);
+                    items[i + k].clone_from(&data[o + k]);
+                }
+            });
+            self.bytes += added;
+        }
+        Ok(())
+    }
+
+    /// Reads a hyperslab, cached chunks first.
+    pub(super) fn read_raw(
+        &self,
+        store: &dyn Store,
+        var: VarId,
+        meta: &ArrayMeta,
+        slab: &Hyperslab,
+        out: &mut [u8],
+    ) -> Result<()> {
+        read_raw(meta, &zarr_slab(meta, slab), out, |c| {
+            match self.chunks.get(&(var.0, c.to_vec())) {
+                Some(Chunk::Raw(d)) => Ok(Some(d.clone())),
+                _ => meta.read_chunk(store, c),
+            }
+        })
+    }
+
+    /// Reads a hyperslab of strings, cached chunks first.
+    pub(super) fn read_strings(
+        &self,
+        store: &dyn Store,
+        var: VarId,
+        meta: &ArrayMeta,
+        slab: &Hyperslab,
+    ) -> Result<Vec<Option<String>>> {
+        read_strings(meta, &zarr_slab(meta, slab), |c| {
+            match self.chunks.get(&(var.0, c.to_vec())) {
+                Some(Chunk::Strings(s)) => Ok(Some(s.clone())),
+                _ => read_string_chunk(store, meta, c),
+            }
+        })
+    }
+
+    /// Encodes and stores every cached chunk (in parallel), emptying the cache. On an error the
+    /// chunks not stored stay cached.
+    pub(super) fn flush(&mut self, store: &dyn Store, arrays: &[Option<ArrayMeta>]) -> Result<()> {
+        let entries: Vec<(ChunkId, Chunk)> = self.chunks.drain().collect();
+        self.bytes = 0;
+        let results: Vec<((ChunkId, Chunk), Result<()>)> = entries
+            .into_par_iter()
+            .map(|(k, chunk)| {
+                let r = store_chunk(store, arrays, &k, &chunk);
+                ((k, chunk), r)
+            })
+            .collect();
+        let mut first_err = None;
+        for (entry, r) in results {
+            if let Err(e) = r {
+                first_err.get_or_insert(e);
+                self.bytes += match &entry.1 {
+                    Chunk::Raw(d) => d.len(),
+                    Chunk::Strings(s) => s.len(),
+                };
+                self.chunks.insert(entry.0, entry.1);
+            }
+        }
+        first_err.map_or(Ok(()), Err)
+    }
+}
+
+/// Encodes one chunk and stores it.
+fn store_chunk(
+    store: &dyn Store,
+    arrays: &[Option<ArrayMeta>],
+    key: &(usize, Vec<u64>),
+    chunk: &Chunk,
+) -> Result<()> {
+    let meta = arrays
+        .get(key.0)
+        .and_then(Option::as_ref)
+        .ok_or(ErrorKind::NotVar)?;
+    let name = chunk_key(meta, &key.1);
+    let bytes = match chunk {
+        Chunk::Raw(d) => {
+            let es = meta.dtype.stored_size().unwrap_or(1);
+            let mut d = d.clone();
+            if es > 1 && meta.dtype.is_big_endian() == cfg!(target_endian = "little") {
+                for e in d.chunks_exact_mut(es) {
+                    e.reverse();
+                }
+            }
+            d
+        }
+        Chunk::Strings(s) => encode_vlen_utf8(s),
+    };
+    let encoded = meta.chain.encode(bytes).map_err(|e| nczarr_err(&name, e))?;
+    store.set(&name, &encoded).map_err(super::super::store_err)
+}
+
+/// A netCDF hyperslab in the array's Zarr shape (a scalar is a one-element array).
+fn zarr_slab(meta: &ArrayMeta, slab: &Hyperslab) -> Hyperslab {
+    super::super::zarr_slab(meta, slab)
+}

@@ -1,0 +1,464 @@
+//! Writing NCZarr and Zarr stores: the netCDF-4 definitions (`crate::nc4def`) kept as Zarr
+//! metadata (see [`json`]) and chunks (see [`chunks`]).
+//!
+//! At `enddef` (or the first data access) each new variable's array is fixed: shape, chunks
+//! (netcdf-c's default chunk sizes, or the variable's shape for contiguous storage), dtype, fill
+//! value and codecs (its filters: the last is the `compressor`, the rest `filters`). Chunks
+//! written are kept decoded in memory and encoded in parallel when the cache grows large, on
+//! `sync` and on `close`. Metadata is written after the chunks it describes, so a store never
+//! shows an array larger than the chunks written for it.
+
+mod chunks;
+mod json;
+
+use serde_json::{json, Map, Value};
+
+use super::meta::ArrayMeta;
+use super::url::{Location, Modes, StoreKind};
+use crate::backend::{Backend, Chunking, Format};
+use crate::error::{fail, Error, ErrorKind, Result};
+use crate::model::{DimId, GroupId, NcType, Schema, Values, VarId, ROOT};
+use crate::nc4def::{nc4_backend_mut, Defs, Host};
+use crate::selection::Hyperslab;
+use purecdf_store::{join_key, DirectoryStore, Store, ZipStore};
+
+/// An NCZarr or Zarr store being written.
+pub struct NczarrWriter {
+    defs: Defs,
+    store: Box<dyn Store>,
+    modes: Modes,
+    /// The array of each variable, once its storage is fixed.
+    arrays: Vec<Option<ArrayMeta>>,
+    /// Chunks written and not yet stored.
+    cache: chunks::ChunkCache,
+    closed: bool,
+}
+
+impl std::fmt::Debug for NczarrWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NczarrWriter")
+            .field("store", &self.store)
+            .finish()
+    }
+}
+
+impl Drop for NczarrWriter {
+    /// Closes a store that was not closed explicitly; errors are lost here.
+    fn drop(&mut self) {
+        if !self.closed {
+            let _ = self.store_close();
+        }
+    }
+}
+
+impl NczarrWriter {
+    /// Creates a new store at a parsed location (clobbering unless `noclobber`), in define mode.
+    ///
+    /// # Errors
+    /// NC_EEXIST with `noclobber` when something exists there; system errors.
+    pub(crate) fn create(loc: &Location, noclobber: bool) -> Result<NczarrWriter> {
+        if noclobber && loc.path.exists() {
+            return Err(Error::new(ErrorKind::Exist));
+        }
+        let store: Box<dyn Store> = match loc.kind {
+            StoreKind::Directory => {
+                Box::new(DirectoryStore::create(&loc.path, true).map_err(super::store_err)?)
+            }
+            StoreKind::Zip => {
+                Box::new(ZipStore::create(&loc.path, true).map_err(super::store_err)?)
+            }
+            StoreKind::S3 => {
+                return fail(ErrorKind::NotBuilt, "S3 storage is not implemented yet");
+            }
+        };
+        Ok(Self::new(store, loc.modes))
+    }
+
+    /// A writer creating a dataset in an empty store; `modes.zarr` writes pure Zarr.
+    pub(crate) fn new(store: Box<dyn Store>, modes: Modes) -> NczarrWriter {
+        NczarrWriter {
+            defs: Defs::new(Format::Netcdf4),
+            store,
+            modes,
+            arrays: Vec::new(),
+            cache: chunks::ChunkCache::default(),
+            closed: false,
+        }
+    }
+
+    fn nczarr(&self) -> bool {
+        !self.modes.zarr
+    }
+
+    /// The key prefix of a group (`""` for the root, `"g/h"`).
+    fn group_key(&self, g: GroupId) -> String {
+        let s = &self.defs.schema;
+        let mut parts = Vec::new();
+        let mut cur = g;
+        while let Some(p) = s.group(cur).parent {
+            parts.push(s.group(cur).name.clone());
+            cur = p;
+        }
+        parts.reverse();
+        parts.join("/")
+    }
+
+    fn var_key(&self, v: VarId) -> String {
+        let var = self.defs.schema.var(v);
+        join_key(&self.group_key(var.group), &var.name)
+    }
+
+    /// The full path of a dimension (`/g/x`), as NCZarr's `dimrefs` name it.
+    fn dim_path(&self, d: DimId) -> String {
+        let dim = self.defs.schema.dim(d);
+        format!("/{}", join_key(&self.group_key(dim.group), &dim.name))
+    }
+
+    /// The `.zarray` object of a variable (its current shape).
+    fn zarray(&self, v: VarId) -> Result<Map<String, Value>> {
+        let s = &self.defs.schema;
+        let var = s.var(v);
+        let settings = &self.defs.vars[v.0];
+        let big = settings.big_endian == Some(true) && var.typ.atomic_size().is_some_and(|n| n > 1);
+        let dtype = json::dtype(var.typ, big)
+            .ok_or_else(|| Error::with_detail(ErrorKind::BadType, "user types in NCZarr"))?;
+        let scalar = var.dims.is_empty();
+        let shape: Vec<u64> = if scalar {
+            vec![1]
+        } else {
+            var.dims.iter().map(|d| s.dim(*d).len).collect()
+        };
+        let chunks: Vec<u64> = match self.defs.effective_chunking(v) {
+            Chunking::Chunked(c) if !scalar => c.iter().map(|c| (*c).max(1)).collect(),
+            _ => shape.iter().map(|n| (*n).max(1)).collect(),
+        };
+        let elem = var.typ.atomic_size().unwrap_or(16);
+        let chunk_bytes = chunks.iter().product::<u64>() as usize * elem;
+        let mut codecs = Vec::new();
+        if var.typ == NcType::String {
+            codecs.push(super::codecs::Codec::from_config(
+                &json!({"id": "vlen-utf8"}),
+                elem,
+                chunk_bytes,
+                "",
+            )?);
+        }
+        for (id, params) in self.defs.filter_list(v) {
+            let c = super::codecs::Codec::from_filter(id, &params, elem, chunk_bytes).ok_or_else(
+                || Error::with_detail(ErrorKind::NoFilter, format!("filter {id} in NCZarr")),
+            )?;
+            codecs.push(c);
+        }
+        let chain = super::codecs::Chain { codecs };
+        let (filters, compressor) = chain.zarray_entries();
+        let fill = if var.no_fill {
+            Value::Null
+        } else {
+            var.att("_FillValue")
+                .map(|a| a.values.clone())
+                .or_else(|| crate::convert::default_fill(var.typ))
+                .map_or(Value::Null, |f| json::values(&f))
+        };
+        let mut m = Map::new();
+        m.insert("zarr_format".into(), json!(2));
+        m.insert("shape".into(), json!(shape));
+        m.insert("dtype".into(), json!(dtype));
+        m.insert("chunks".into(), json!(chunks));
+        m.insert("fill_value".into(), fill);
+        m.insert("order".into(), json!("C"));
+        m.insert("compressor".into(), compressor);
+        m.insert("filters".into(), filters);
+        m.insert("dimension_separator".into(), json!("."));
+        if self.nczarr() {
+            let refs: Vec<String> = var.dims.iter().map(|d| self.dim_path(*d)).collect();
+            // Zarr arrays are always chunked (a contiguous variable is one chunk), as netcdf-c
+            // 4.9.0 records them.
+            let storage = if scalar { "scalar" } else { "chunked" };
+            m.insert(
+                "_NCZARR_ARRAY".into(),
+                json!({"dimrefs": refs, "storage": storage}),
+            );
+            // netcdf-c 4.10 looks for its lower-case keys here too (4.9.0 ignores them).
+            let mut a410 = json!({"dimension_references": refs, "storage": "chunked"});
+            if scalar {
+                a410["scalar"] = json!(1);
+            }
+            m.insert("_nczarr_array".into(), a410);
+        }
+        Ok(m)
+    }
+
+    /// Fixes the arrays of variables defined since the last call.
+    fn fix_arrays(&mut self) -> Result<()> {
+        for v in 0..self.defs.schema.vars.len() {
+            if self.arrays[v].is_none() {
+                let key = self.var_key(VarId(v));
+                let z = self.zarray(VarId(v))?;
+                let meta = ArrayMeta::parse(&z, &key, &join_key(&key, ".zarray"), true)?;
+                self.arrays[v] = Some(meta);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes every group's and variable's metadata.
+    fn write_metadata(&mut self) -> Result<()> {
+        let s = &self.defs.schema;
+        let put = |store: &dyn Store, key: String, v: &Value| {
+            store.set(&key, &json::text(v)).map_err(super::store_err)
+        };
+        for g in 0..s.groups.len() {
+            let gid = GroupId(g);
+            let grp = s.group(gid);
+            let prefix = self.group_key(gid);
+            let mut zgroup = Map::new();
+            zgroup.insert("zarr_format".into(), json!(2));
+            if self.nczarr() {
+                if gid == ROOT {
+                    zgroup.insert("_NCZARR_SUPERBLOCK".into(), json!({"version": "2.0.0"}));
+                }
+                let mut dims = Map::new();
+                for d in &grp.dims {
+                    let dim = s.dim(*d);
+                    let len = if dim.unlimited {
+                        json!({"size": dim.len, "unlimited": 1})
+                    } else {
+                        json!(dim.len)
+                    };
+                    dims.insert(dim.name.clone(), len);
+                }
+                let vars: Vec<&str> = grp.vars.iter().map(|v| s.var(*v).name.as_str()).collect();
+                let groups: Vec<&str> = grp
+                    .groups
+                    .iter()
+                    .map(|c| s.group(*c).name.as_str())
+                    .collect();
+                zgroup.insert(
+                    "_NCZARR_GROUP".into(),
+                    json!({"dims": dims, "vars": vars, "groups": groups}),
+                );
+                // The same for netcdf-c 4.10, which reads its keys from `.zgroup` too.
+                if gid == ROOT {
+                    zgroup.insert("_nczarr_superblock".into(), json!({"version": "2.0.0"}));
+                }
+                zgroup.insert(
+                    "_nczarr_group".into(),
+                    json!({"dimensions": dims, "arrays": vars, "groups": groups}),
+                );
+            }
+            put(
+                self.store.as_ref(),
+                join_key(&prefix, ".zgroup"),
+                &Value::Object(zgroup),
+            )?;
+            let mut atts = grp.atts.clone();
+            // Written in pure Zarr too, as netcdf-c does: readers know the store's `<U1` arrays
+            // as netcdf-c's one-byte characters by it.
+            if gid == ROOT && !atts.iter().any(|a| a.name == "_NCProperties") {
+                atts.push(crate::model::Attribute {
+                    name: "_NCProperties".into(),
+                    values: Values::Char(crate::nc4def::provenance().into_bytes()),
+                });
+            }
+            put(
+                self.store.as_ref(),
+                join_key(&prefix, ".zattrs"),
+                &json::zattrs(&atts, None, self.nczarr()),
+            )?;
+        }
+        for v in 0..s.vars.len() {
+            let vid = VarId(v);
+            let key = self.var_key(vid);
+            put(
+                self.store.as_ref(),
+                join_key(&key, ".zarray"),
+                &Value::Object(self.zarray(vid)?),
+            )?;
+            let var = s.var(vid);
+            let xarray = (!self.modes.noxarray)
+                .then(|| var.dims.iter().map(|d| s.dim(*d).name.clone()).collect());
+            put(
+                self.store.as_ref(),
+                join_key(&key, ".zattrs"),
+                &json::zattrs(&var.atts, xarray, self.nczarr()),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Leaves define mode for a data access, as netCDF-4 does by itself.
+    fn data_mode(&mut self) -> Result<()> {
+        if self.defs.define {
+            self.materialize()?;
+            self.defs.define = false;
+        }
+        Ok(())
+    }
+
+    /// Stores every cached chunk, then the metadata describing them, then flushes the store.
+    fn flush_all(&mut self) -> Result<()> {
+        self.fix_arrays()?;
+        self.cache.flush(self.store.as_ref(), &self.arrays)?;
+        self.write_metadata()?;
+        self.store.flush().map_err(super::store_err)
+    }
+}
+
+impl Backend for NczarrWriter {
+    fn format(&self) -> Format {
+        Format::Netcdf4
+    }
+
+    fn schema(&self) -> &Schema {
+        &self.defs.schema
+    }
+
+    fn extended_format(&self) -> crate::ExtendedFormat {
+        crate::ExtendedFormat::Nczarr
+    }
+
+    fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
+        let Some(meta) = self.arrays.get(var.0).and_then(Option::as_ref) else {
+            // Not stored yet: all fill.
+            let fill = crate::convert::default_fill(self.defs.schema.var(var).typ);
+            let _ = fill;
+            out.fill(0);
+            return Ok(());
+        };
+        self.cache
+            .read_raw(self.store.as_ref(), var, meta, slab, out)
+    }
+
+    fn read_values(&self, var: VarId, slab: &Hyperslab) -> Result<Values> {
+        if self.defs.schema.var(var).typ == NcType::String {
+            let Some(meta) = self.arrays.get(var.0).and_then(Option::as_ref) else {
+                let n = slab.num_elements() as usize;
+                return Ok(Values::String(vec![Some(String::new()); n]));
+            };
+            return self
+                .cache
+                .read_strings(self.store.as_ref(), var, meta, slab)
+                .map(Values::String);
+        }
+        crate::backend::read_atomic_values(self, var, slab)
+    }
+}
+
+impl Host for NczarrWriter {
+    fn defs(&self) -> &Defs {
+        &self.defs
+    }
+
+    fn defs_mut(&mut self) -> &mut Defs {
+        &mut self.defs
+    }
+
+    fn created(&self, var: VarId) -> bool {
+        self.arrays.get(var.0).is_some_and(Option::is_some)
+    }
+
+    fn materialize(&mut self) -> Result<()> {
+        self.fix_arrays()?;
+        self.write_metadata()
+    }
+
+    fn added_var(&mut self, _var: VarId) {
+        self.arrays.push(None);
+    }
+
+    fn store_rename_dim(&mut self, dim: DimId, new: &str) -> Result<()> {
+        self.defs.schema.dims[dim.0].name = new.to_string();
+        Ok(())
+    }
+
+    fn store_rename_var(&mut self, var: VarId, new: &str) -> Result<()> {
+        if self.created(var) {
+            return fail(ErrorKind::NotBuilt, "renaming a stored NCZarr variable");
+        }
+        self.defs.schema.vars[var.0].name = new.to_string();
+        Ok(())
+    }
+
+    fn store_rename_grp(&mut self, group: GroupId, new: &str) -> Result<()> {
+        if self.arrays.iter().any(Option::is_some) {
+            return fail(
+                ErrorKind::NotBuilt,
+                "renaming a group of a stored NCZarr dataset",
+            );
+        }
+        self.defs.schema.groups[group.0].name = new.to_string();
+        Ok(())
+    }
+
+    fn filter_writable(&self, id: u32) -> bool {
+        super::codecs::Codec::from_filter(id, &[], 4, 4).is_some()
+    }
+
+    fn store_write_raw(&mut self, var: VarId, slab: &Hyperslab, data: &[u8]) -> Result<()> {
+        self.data_mode()?;
+        self.grow(var, slab)?;
+        let meta = self.arrays[var.0].as_ref().ok_or(ErrorKind::NotVar)?;
+        self.cache
+            .write_raw(self.store.as_ref(), var, meta, slab, data)?;
+        if self.cache.is_full() {
+            self.cache.flush(self.store.as_ref(), &self.arrays)?;
+        }
+        Ok(())
+    }
+
+    fn store_write_values(&mut self, var: VarId, slab: &Hyperslab, values: &Values) -> Result<()> {
+        match values {
+            Values::String(s) => {
+                self.data_mode()?;
+                self.grow(var, slab)?;
+                let meta = self.arrays[var.0].as_ref().ok_or(ErrorKind::NotVar)?;
+                self.cache
+                    .write_strings(self.store.as_ref(), var, meta, slab, s)
+            }
+            Values::User(..) => fail(ErrorKind::BadType, "user types in NCZarr"),
+            other => {
+                let raw = crate::convert::values_to_ne_bytes(other)?;
+                self.store_write_raw(var, slab, &raw)
+            }
+        }
+    }
+
+    fn store_sync(&mut self) -> Result<()> {
+        self.flush_all()
+    }
+
+    fn store_close(&mut self) -> Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        self.closed = true;
+        self.flush_all()
+    }
+}
+
+impl NczarrWriter {
+    /// Extends unlimited dimensions a write reaches past, and the arrays that use them.
+    fn grow(&mut self, var: VarId, slab: &Hyperslab) -> Result<()> {
+        let dims = self.defs.schema.var(var).dims.clone();
+        for (i, d) in dims.iter().enumerate() {
+            if !self.defs.schema.dim(*d).unlimited || slab.count[i] == 0 {
+                continue;
+            }
+            let end = slab.start[i] + (slab.count[i] - 1) * slab.stride[i].max(1) + 1;
+            if end > self.defs.schema.dims[d.0].len {
+                self.defs.schema.dims[d.0].len = end;
+            }
+        }
+        for (v, meta) in self.arrays.iter_mut().enumerate() {
+            if let Some(meta) = meta {
+                let vd = &self.defs.schema.vars[v].dims;
+                if !vd.is_empty() {
+                    meta.shape = vd.iter().map(|d| self.defs.schema.dims[d.0].len).collect();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+nc4_backend_mut!(NczarrWriter);

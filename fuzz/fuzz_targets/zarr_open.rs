@@ -1,0 +1,39 @@
+//! Fuzzes the Zarr metadata parser and chunk reader: the input is a small store (entries of a
+//! one-byte key length, the key, a two-byte little-endian value length, the value), opened with
+//! `purecdf::open_store` and every variable read whole when it is small. Errors are fine;
+//! panics, hangs and unbounded allocations are not.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use purecdf::store::MemoryStore;
+
+fn entries(mut data: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    while let Some((&klen, rest)) = data.split_first() {
+        let Some(key) = rest.get(..klen as usize) else { break };
+        let rest = &rest[klen as usize..];
+        let Some(len) = rest.get(..2) else { break };
+        let vlen = u16::from_le_bytes([len[0], len[1]]) as usize;
+        let rest = &rest[2..];
+        let value = rest.get(..vlen).unwrap_or(rest);
+        out.push((String::from_utf8_lossy(key).into_owned(), value.to_vec()));
+        data = &rest[value.len()..];
+    }
+    out
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(store) = MemoryStore::from_objects(entries(data)) else {
+        return;
+    };
+    let Ok(file) = purecdf::open_store(Box::new(store)) else {
+        return;
+    };
+    let ids: Vec<_> = (0..file.schema().vars.len()).map(purecdf::VarId).collect();
+    for id in ids {
+        let v = file.variable_by_id(id);
+        if v.len() <= 1 << 16 {
+            let _ = v.get_raw_values(..);
+        }
+    }
+});
