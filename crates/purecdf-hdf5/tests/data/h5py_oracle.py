@@ -167,7 +167,8 @@ def make_latest(outdir):
         "enum": (np.array([0, 2, 1, 1], dtype="u1"),
                  {"dtype": h5py.enum_dtype({"R": 0, "G": 1, "B": 2}, basetype="u1")}),
         "half": (np.array([1.5, -2.25, 65504.0], dtype="<f2"), {}),
-        "big_endian_i8": (np.arange(5, dtype=">i8") - 2, {"chunks": (2,), "compression": "gzip"}),
+        "big_endian_i8": (np.arange(5, dtype=">i8") - 2,
+                          {"dtype": ">i8", "chunks": (2,), "compression": "gzip"}),
         "fixed_string": (np.array([b"ab", b"cde", b""], dtype="S4"), {}),
     }
     with h5py.File(os.path.join(outdir, fname), "w", libver="latest") as f:
