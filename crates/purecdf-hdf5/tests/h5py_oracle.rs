@@ -7,6 +7,10 @@
 //!   that libhdf5 uses every chunk index (version 1 and 2 B-trees, single chunk, implicit, fixed
 //!   and extensible arrays). Every dataset read whole and in strided hyperslabs must equal what
 //!   h5py reads back, and every index type must have been seen.
+//! - `hdf5_2_latest_format_matches_h5py`: what only HDF5 2.0 writes (libver "latest"): layout
+//!   message version 5 (filtered chunked datasets), datatype message version 5 (compounds) and
+//!   native complex numbers (class 11) in datasets and attributes, next to contiguous, compact
+//!   and chunked datasets of other types; the chunk-index test also runs under "latest".
 //! - `fletcher32_matches_h5py`: chunks that are all zero, partly zero, of odd byte length and
 //!   large, written by libhdf5 and read by us; the same datasets written by us and read by h5py.
 //!
@@ -21,11 +25,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
+use purecdf_hdf5::format::messages::attribute::TypeRef;
 use purecdf_hdf5::format::messages::dataspace::Dataspace;
 use purecdf_hdf5::format::messages::datatype::Datatype;
 use purecdf_hdf5::format::messages::fill_value::{FillTime, FillValue};
 use purecdf_hdf5::format::messages::filter_pipeline::{FilterDesc, FilterPipeline};
 use purecdf_hdf5::format::messages::layout::{ChunkIndex, Layout};
+use purecdf_hdf5::format::object_header::MessageType;
 use purecdf_hdf5::io::FileSource;
 use purecdf_hdf5::read::{Hdf5File, Slab};
 use purecdf_hdf5::write::{DatasetSpec, Hdf5Writer, StorageSpec, TypeSpec};
@@ -47,6 +53,16 @@ fn oracle(py: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `h5py_oracle.py CMD DIR` in a new temporary folder: the Python, the folder and its
+/// manifest; `None` (the test skips) without a Python that has h5py.
+fn written_by_h5py(cmd: &str) -> Option<(PathBuf, tempfile::TempDir, Vec<Entry>)> {
+    let py = python()?;
+    let dir = tempfile::tempdir().unwrap();
+    oracle(&py, &[cmd, dir.path().to_str().unwrap()]);
+    let entries = manifest(dir.path());
+    Some((py, dir, entries))
 }
 
 /// One line of a manifest: file, dataset path, raw file, element size, shape.
@@ -136,6 +152,21 @@ fn slabs(shape: &[u64]) -> Vec<Slab> {
     vec![odd, tail]
 }
 
+/// `ds` has the shape of `e` and reads whole and in [`slabs`] as `want`, what h5py read.
+fn reads_as_h5py(ds: &purecdf_hdf5::read::Dataset, e: &Entry, want: &[u8], what: &str) {
+    assert_eq!(ds.space.dims(), &e.shape[..], "{what}: shape");
+    let got = ds.read_raw().unwrap();
+    assert!(got == want, "{what}: whole read differs from h5py's");
+    for slab in slabs(&e.shape) {
+        let got = ds.read_slab(&slab).unwrap();
+        let want = select(want, &e.shape, &slab, e.esize);
+        assert!(
+            got == want,
+            "{what}: hyperslab {slab:?} differs from h5py's"
+        );
+    }
+}
+
 #[test]
 fn chunk_indexes_match_h5py() {
     let Some(py) = python() else { return };
@@ -155,17 +186,7 @@ fn chunk_indexes_match_h5py() {
                 e.path,
                 index_name(&ds.layout)
             );
-            assert_eq!(ds.space.dims(), &e.shape[..], "{what}: shape");
-            let got = ds.read_raw().unwrap();
-            assert!(got == want, "{what}: whole read differs from h5py's");
-            for slab in slabs(&e.shape) {
-                let got = ds.read_slab(&slab).unwrap();
-                let want = select(&want, &e.shape, &slab, e.esize);
-                assert!(
-                    got == want,
-                    "{what}: hyperslab {slab:?} differs from h5py's"
-                );
-            }
+            reads_as_h5py(&ds, &e, &want, &what);
             checked += 1;
         }
     }
@@ -195,10 +216,9 @@ fn dtype_of(e: &Entry, manifest_line: &str) -> Datatype {
 
 #[test]
 fn fletcher32_matches_h5py() {
-    let Some(py) = python() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    oracle(&py, &["fletcher-write", dir.path().to_str().unwrap()]);
-    let entries = manifest(dir.path());
+    let Some((py, dir, entries)) = written_by_h5py("fletcher-write") else {
+        return;
+    };
     let lines = std::fs::read_to_string(dir.path().join("manifest.txt")).unwrap();
     let lines: Vec<&str> = lines.lines().collect();
     // libhdf5's checksums, read by us.
@@ -270,4 +290,46 @@ fn fletcher32_matches_h5py() {
         ],
     );
     assert_eq!(said.trim(), format!("ok {}", entries.len()));
+}
+
+/// The first byte (the version) of each message of type `t` in `ds`'s header.
+fn message_versions(ds: &purecdf_hdf5::read::Dataset, t: MessageType) -> Vec<u8> {
+    ds.header()
+        .messages
+        .iter()
+        .filter(|m| m.mtype == t)
+        .filter_map(|m| m.data.first().copied())
+        .collect()
+}
+
+#[test]
+fn hdf5_2_latest_format_matches_h5py() {
+    let Some((_, dir, entries)) = written_by_h5py("latest") else {
+        return;
+    };
+    assert!(entries.len() >= 16, "{} datasets", entries.len());
+    let f = open(&dir.path().join("latest.h5"));
+    let (mut layout5, mut complex, mut compound5) = (0, 0, 0);
+    for e in &entries {
+        let ds = f.dataset(&e.path).unwrap();
+        let want = std::fs::read(dir.path().join(&e.raw)).unwrap();
+        reads_as_h5py(&ds, e, &want, &e.path);
+        layout5 += usize::from(message_versions(&ds, MessageType::LAYOUT) == [5]);
+        compound5 += usize::from(message_versions(&ds, MessageType::DATATYPE) == [0x56]);
+        if let Datatype::Complex { base, .. } = &ds.dtype {
+            assert!(matches!(**base, Datatype::FloatingPoint { .. }));
+            complex += 1;
+        }
+    }
+    // Every filtered chunked dataset has a version 5 layout message.
+    assert_eq!((layout5, complex, compound5), (7, 3, 3));
+    let attrs = f.root().unwrap().attributes().unwrap();
+    assert_eq!(attrs.len(), 13);
+    let c = attrs.iter().find(|a| a.name == "complex_attr").unwrap();
+    assert!(matches!(
+        &c.dtype,
+        TypeRef::Inline(Datatype::Complex { size: 16, .. })
+    ));
+    let want: Vec<u8> = [5f64, -6f64].iter().flat_map(|v| v.to_le_bytes()).collect();
+    assert_eq!(c.data, want);
 }

@@ -232,10 +232,13 @@ pub fn extensible_array(
         sblk_min_ptrs: u64::from(c.u8()?),
         page_bits: c.u8()?,
     };
-    for _ in 0..5 {
+    // Statistics: secondary blocks (count, size), data blocks (count, size), the maximum index
+    // set (one past the highest element ever set), the number of elements realized.
+    for _ in 0..4 {
         c.length(sizes)?;
     }
     let max_index = c.length(sizes)?;
+    c.length(sizes)?;
     let iblock = c.addr(sizes)?;
     c.verify_checksum()?;
     let bad = |v: u64| {

@@ -5,13 +5,20 @@ Used by tests/h5py_oracle.rs:
   h5py_oracle.py chunks OUTDIR SEED
       Writes files of random chunked int32 datasets to OUTDIR, one file per library-version
       bound, so that libhdf5 picks every chunk index: "earliest" gives version 1 B-trees;
-      "v110" gives single-chunk, implicit (early allocation, no filters), fixed-array (fixed
+      "v110" and "latest" (HDF5 2.0: layout message version 5 for filtered datasets) give
+      single-chunk, implicit (early allocation, no filters), fixed-array (fixed
       maximum shape), extensible-array (one unlimited dimension, in any position) and version 2
       B-tree (several unlimited dimensions) indexes. Datasets are grown with resize in steps
       and written in random boxes, so some chunks stay unwritten (fill value) and extensible
       arrays reach their data blocks and super blocks. Filters: none, deflate, shuffle +
       deflate, Fletcher-32. For each dataset, what h5py reads back is written to a raw file;
       manifest.txt lists `file dataset raw-file dtype rank dims...`.
+
+  h5py_oracle.py latest OUTDIR
+      Writes latest.h5 under libver "latest" (what HDF5 2.0 writes that 1.10 does not: layout
+      message version 5, datatype message version 5 for compounds, native complex numbers of
+      class 11) with contiguous, compact and chunked datasets of compound, complex, enum, half
+      float, big-endian and fixed string types, plus their raw contents (manifest.txt as above).
 
   h5py_oracle.py fletcher-write OUTDIR
       Writes fletcher32.h5 with Fletcher-32 datasets whose chunks are all zero, partly zero,
@@ -72,11 +79,10 @@ def chunk_cases(rng, libver):
 def make_chunks(outdir, seed):
     rng = random.Random(seed)
     manifest = []
-    # Bounded by v110 (what netcdf-c's HDF5 1.10 writes): HDF5 2.0's own layout version 5
-    # is not read yet.
-    for libver in ("earliest", "v110"):
+    for libver, bounds in (("earliest", ("earliest", "v110")), ("v110", ("v110", "v110")),
+                           ("latest", ("latest", "latest"))):
         fname = f"chunks_{seed}_{libver}.h5"
-        with h5py.File(os.path.join(outdir, fname), "w", libver=(libver, "v110")) as f:
+        with h5py.File(os.path.join(outdir, fname), "w", libver=bounds) as f:
             for name, shape, maxshape, chunks, filt, early in chunk_cases(rng, libver):
                 start = tuple(max(1, s // 2) if m != s else s for s, m in zip(shape, maxshape))
                 kw = {}
@@ -121,6 +127,90 @@ def make_chunks(outdir, seed):
                 ds[...].astype("<i4").tofile(os.path.join(outdir, raw))
                 manifest.append(f"{fname} /{name} {raw} <i4 {len(ds.shape)} "
                                 + " ".join(map(str, ds.shape)))
+    with open(os.path.join(outdir, "manifest.txt"), "w") as m:
+        m.write("\n".join(manifest) + "\n")
+
+
+def make_latest(outdir):
+    """Datasets whose messages only HDF5 2.0 writes, under libver "latest"."""
+    rng = np.random.default_rng(11)
+    manifest = []
+    fname = "latest.h5"
+
+    def record(name, ds, raw_bytes):
+        raw = f"latest.{name}.raw"
+        with open(os.path.join(outdir, raw), "wb") as r:
+            r.write(raw_bytes)
+        manifest.append(f"{fname} /{name} {raw} {ds.dtype.str} {len(ds.shape)} "
+                        + " ".join(map(str, ds.shape)))
+
+    cmp_t = np.dtype([("a", "<i4"), ("b", "<f8"), ("c", "<i2", (3,))])
+    cmp = np.zeros(7, dtype=cmp_t)
+    cmp["a"] = np.arange(7)
+    cmp["b"] = rng.standard_normal(7)
+    cmp["c"] = np.arange(21).reshape(7, 3)
+    cases = {
+        "contiguous_f8": (rng.standard_normal((4, 5)), {}),
+        "chunked_gzip_i2": (np.arange(-30, 30, dtype="<i2").reshape(6, 10),
+                            {"chunks": (4, 3), "compression": "gzip"}),
+        "chunked_shuffle_unlim": (np.arange(40, dtype="<u4").reshape(8, 5),
+                                  {"chunks": (3, 2), "maxshape": (None, 5), "shuffle": True,
+                                   "compression": "gzip"}),
+        "chunked_bt2_fletcher": (np.arange(24, dtype="<f4").reshape(4, 6),
+                                 {"chunks": (3, 4), "maxshape": (None, None),
+                                  "fletcher32": True}),
+        "single_scaleoffset": (np.arange(50, dtype="<i4") * 3,
+                               {"chunks": (50,), "scaleoffset": 0}),
+        "compound": (cmp, {}),
+        "compound_chunked": (cmp, {"chunks": (2,), "compression": "gzip"}),
+        "complex_compound": (np.array([1 + 2j, -3.5 - 4j, 0j], dtype="<c8"), {}),
+        "enum": (np.array([0, 2, 1, 1], dtype="u1"),
+                 {"dtype": h5py.enum_dtype({"R": 0, "G": 1, "B": 2}, basetype="u1")}),
+        "half": (np.array([1.5, -2.25, 65504.0], dtype="<f2"), {}),
+        "big_endian_i8": (np.arange(5, dtype=">i8") - 2,
+                          {"dtype": ">i8", "chunks": (2,), "compression": "gzip"}),
+        "fixed_string": (np.array([b"ab", b"cde", b""], dtype="S4"), {}),
+    }
+    with h5py.File(os.path.join(outdir, fname), "w", libver="latest") as f:
+        for name, (data, kw) in cases.items():
+            ds = f.create_dataset(name, data=data, **kw)
+            record(name, ds, ds[...].astype(ds.dtype).tobytes())
+        # Compact storage.
+        dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+        dcpl.set_layout(h5py.h5d.COMPACT)
+        dsid = h5py.h5d.create(f.id, b"compact_i2", h5py.h5t.STD_I16LE,
+                               h5py.h5s.create_simple((6,)), dcpl=dcpl)
+        ds = h5py.Dataset(dsid)
+        ds[...] = np.arange(6, dtype="<i2") * -7
+        record("compact_i2", ds, ds[...].tobytes())
+        # Native complex numbers (datatype class 11), little- and big-endian, plain and chunked.
+        for name, ftype, mtype, chunks in [
+            ("complex_f32le", h5py.h5t.COMPLEX_IEEE_F32LE, "<c8", None),
+            ("complex_f64be", h5py.h5t.COMPLEX_IEEE_F64BE, ">c16", None),
+            ("complex_f64le_chunked", h5py.h5t.COMPLEX_IEEE_F64LE, "<c16", (2,)),
+        ]:
+            dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+            if chunks:
+                dcpl.set_chunk(chunks)
+                dcpl.set_deflate(1)
+            values = (rng.standard_normal(5) + 1j * rng.standard_normal(5)).astype(mtype)
+            dsid = h5py.h5d.create(f.id, name.encode(), ftype, h5py.h5s.create_simple((5,)),
+                                   dcpl=dcpl)
+            mem = ftype.copy()
+            dsid.write(h5py.h5s.ALL, h5py.h5s.ALL, values, mtype=mem)
+            back = np.zeros(5, dtype=mtype)
+            dsid.read(h5py.h5s.ALL, h5py.h5s.ALL, back, mtype=mem)
+            ds = h5py.Dataset(dsid)
+            raw = f"latest.{name}.raw"
+            with open(os.path.join(outdir, raw), "wb") as r:
+                r.write(back.tobytes())
+            manifest.append(f"{fname} /{name} {raw} {back.dtype.str} 1 5")
+        # Attributes spilling into dense storage, one of them a native complex number.
+        for i in range(12):
+            f.attrs[f"attr{i:02d}"] = np.int32(i)
+        aid = h5py.h5a.create(f.id, b"complex_attr", h5py.h5t.COMPLEX_IEEE_F64LE,
+                              h5py.h5s.create(h5py.h5s.SCALAR))
+        aid.write(np.array(5 - 6j, dtype="<c16"), mtype=h5py.h5t.COMPLEX_IEEE_F64LE)
     with open(os.path.join(outdir, "manifest.txt"), "w") as m:
         m.write("\n".join(manifest) + "\n")
 
@@ -170,6 +260,8 @@ def main():
     cmd = sys.argv[1]
     if cmd == "chunks":
         make_chunks(sys.argv[2], int(sys.argv[3]))
+    elif cmd == "latest":
+        make_latest(sys.argv[2])
     elif cmd == "fletcher-write":
         make_fletcher(sys.argv[2])
     elif cmd == "fletcher-read":

@@ -1,6 +1,8 @@
 //! Datatype message, type 0x0003 (HDF5 File Format Specification v3.0, section IV.A.2.d):
 //! fixed-point, floating-point, time, string, bitfield, opaque, compound (versions 1–3), reference,
-//! enumeration, variable-length and array classes. Nesting depth is capped.
+//! enumeration, variable-length and array classes, and HDF5 2.0's complex class (class 11,
+//! message version 5: one floating-point base type for the real and imaginary parts). Nesting
+//! depth is capped.
 
 use crate::error::{FormatErrorKind, FormatResult};
 use crate::format::cursor::Cursor;
@@ -151,6 +153,14 @@ pub enum Datatype {
         /// Element type.
         base: Box<Datatype>,
     },
+    /// Complex number in rectangular form (HDF5 2.0, class 11): the real part, then the
+    /// imaginary part, both of the floating-point type `base`.
+    Complex {
+        /// Size of the whole number in bytes (twice the base type's).
+        size: u32,
+        /// Type of each part.
+        base: Box<Datatype>,
+    },
 }
 
 impl Datatype {
@@ -170,7 +180,8 @@ impl Datatype {
             | Datatype::Opaque { size, .. }
             | Datatype::Compound { size, .. }
             | Datatype::Reference { size, .. }
-            | Datatype::Enum { size, .. } => *size,
+            | Datatype::Enum { size, .. }
+            | Datatype::Complex { size, .. } => *size,
             Datatype::VarLen { .. } => 16,
             Datatype::Array { dims, base } => {
                 dims.iter().fold(base.size(), |a, d| a.saturating_mul(*d))
@@ -291,6 +302,23 @@ impl Datatype {
                 let base = Self::parse_depth(c, depth + 1)?;
                 Datatype::Array {
                     dims,
+                    base: Box::new(base),
+                }
+            }
+            11 => {
+                // Bit 0: homogeneous (both parts of one type); bits 1-2: form, 0 = rectangular,
+                // the only one defined.
+                if bits & 0x07 != 0x01 {
+                    return Err(c.error(FormatErrorKind::InvalidValue(u64::from(bits))));
+                }
+                let base = Self::parse_depth(c, depth + 1)?;
+                if !matches!(base, Datatype::FloatingPoint { .. })
+                    || u64::from(base.size()) * 2 != u64::from(size)
+                {
+                    return Err(c.error(FormatErrorKind::InvalidValue(u64::from(size))));
+                }
+                Datatype::Complex {
+                    size,
                     base: Box::new(base),
                 }
             }
@@ -422,6 +450,7 @@ impl Datatype {
         match self {
             Datatype::Compound { .. } | Datatype::Enum { .. } | Datatype::Array { .. } => 3,
             Datatype::VarLen { base, .. } => base.encode_version(),
+            Datatype::Complex { .. } => 5,
             _ => 1,
         }
     }
@@ -547,6 +576,10 @@ impl Datatype {
                 for d in dims {
                     e.u32(*d);
                 }
+                base.encode(e);
+            }
+            Datatype::Complex { size, base } => {
+                head(e, 11, 1, *size);
                 base.encode(e);
             }
         }
@@ -684,6 +717,57 @@ mod tests {
         assert!(matches!(t, Datatype::VarLen { is_string: true, charset: Charset::Utf8, .. }));
         // Truncated.
         assert!(Datatype::parse(&mut Cursor::new(&b[..10], 0, "t")).is_err());
+    }
+
+    #[test]
+    fn hdf5_2_complex_and_version_5_compound() {
+        // What libhdf5 2.0.0 writes for H5T_COMPLEX_IEEE_F32LE: class 11 version 5, homogeneous
+        // rectangular, 8 bytes, then the base type (little-endian IEEE single).
+        let b = [
+            0x5b, 0x01, 0, 0, 8, 0, 0, 0, 0x11, 0x20, 0x1f, 0, 4, 0, 0, 0, 0, 0, 32, 0, 23, 8, 0,
+            23, 127, 0, 0, 0,
+        ];
+        let t = Datatype::parse(&mut Cursor::new(&b, 0, "t")).unwrap();
+        assert_eq!(
+            t,
+            Datatype::Complex {
+                size: 8,
+                base: Box::new(Datatype::ieee_f32(false))
+            }
+        );
+        let mut e = crate::format::encode::Encoder::new(
+            crate::format::cursor::SizeParams::new(8, 8, 0).unwrap(),
+        );
+        t.encode(&mut e);
+        assert_eq!(e.finish(), b);
+        // A polar form (bits 1-2 = 1), a size that is not twice the base's, a non-float base.
+        for (at, v) in [(1, 0x03), (4, 9), (8, 0x10)] {
+            let mut bad = b;
+            bad[at] = v;
+            assert!(
+                Datatype::parse(&mut Cursor::new(&bad, 0, "t")).is_err(),
+                "{at}"
+            );
+        }
+        // Under libver "latest" libhdf5 2.0 writes compounds as version 5, encoded as version 3
+        // (h5py's complex64 compound {r, i}: offsets in one byte).
+        let b = [
+            0x56, 0x02, 0, 0, 8, 0, 0, 0, b'r', 0, 0, 0x11, 0x20, 0x1f, 0, 4, 0, 0, 0, 0, 0, 32, 0,
+            23, 8, 0, 23, 127, 0, 0, 0, b'i', 0, 4, 0x11, 0x20, 0x1f, 0, 4, 0, 0, 0, 0, 0, 32, 0,
+            23, 8, 0, 23, 127, 0, 0, 0,
+        ];
+        let Datatype::Compound { members, .. } =
+            Datatype::parse(&mut Cursor::new(&b, 0, "t")).unwrap()
+        else {
+            panic!("not a compound")
+        };
+        assert_eq!(
+            members
+                .iter()
+                .map(|m| (m.name.as_str(), m.offset))
+                .collect::<Vec<_>>(),
+            [("r", 0), ("i", 4)]
+        );
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! Data layout message, type 0x0008 (HDF5 File Format Specification v3.0, section IV.A.2.i),
-//! versions 1–4: compact, contiguous, chunked (with every chunk index type of version 4) and
-//! virtual.
+//! versions 1–5: compact, contiguous, chunked (with every chunk index type of version 4) and
+//! virtual. Version 5, which HDF5 2.0 writes for filtered chunked datasets under its 2.0 format
+//! bounds, has the fields of version 4; only the chunk index's entries change (the stored size of
+//! a filtered chunk takes the file's length size), and `chunk_index` reads that width from each
+//! index's own header.
 
 use crate::error::{FormatErrorKind, FormatResult};
 use crate::format::cursor::{Cursor, SizeParams};
@@ -88,7 +91,7 @@ impl Layout {
         let version = c.u8()?;
         match version {
             1 | 2 => Self::parse_v1_v2(c, sizes),
-            3 | 4 => Self::parse_v3_v4(c, version, sizes),
+            3..=5 => Self::parse_v3_v4(c, version, sizes),
             v => Err(c.error(FormatErrorKind::UnsupportedVersion(v))),
         }
     }
@@ -212,7 +215,7 @@ impl Layout {
                     flags,
                 })
             }
-            3 if version == 4 => Ok(Layout::Virtual {
+            3 if version >= 4 => Ok(Layout::Virtual {
                 heap: GlobalHeapId::parse(&mut c, sizes)?,
             }),
             k => Err(c.error(FormatErrorKind::InvalidValue(u64::from(k)))),
