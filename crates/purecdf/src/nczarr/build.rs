@@ -337,12 +337,8 @@ impl Builder<'_> {
                 .iter()
                 .filter_map(|c| c.hdf5_filter())
                 .collect(),
-            big_endian: meta
-                .dtype
-                .nc_type()
-                .atomic_size()
-                .filter(|_| typ != crate::model::NcType::String)
-                .map(|_| meta.dtype.is_big_endian()),
+            // As for netCDF-4 files: an endianness for numeric types only.
+            big_endian: typ.is_numeric().then(|| meta.dtype.is_big_endian()),
         };
         let id = VarId(self.schema.vars.len());
         self.schema.vars.push(Variable {
