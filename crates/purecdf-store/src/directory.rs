@@ -12,8 +12,8 @@ use crate::{Result, Store, StoreError};
 /// A directory tree holding one object per file.
 ///
 /// Writes go to a temporary file in the same directory that is then renamed over the key, so a
-/// reader (or a crash) never sees half an object. [`Store::flush`] makes every object written
-/// since the last flush durable (`fsync` of the files, then of their directories).
+/// reader (or a crash) never sees half an object. [`Store::sync`] makes every object written
+/// since the last sync durable (`fsync` of the files, then of their directories).
 #[derive(Debug)]
 pub struct DirectoryStore {
     root: PathBuf,
@@ -186,7 +186,7 @@ impl Store for DirectoryStore {
         }
     }
 
-    fn flush(&self) -> Result<()> {
+    fn sync(&self) -> Result<()> {
         let files = match self.unsynced.lock() {
             Ok(mut u) => std::mem::take(&mut *u),
             Err(_) => return Ok(()),
@@ -234,7 +234,7 @@ mod tests {
         assert_eq!(s.get(".zgroup/x").unwrap(), None);
         assert!(s.exists("g/v/.zarray").unwrap());
         assert!(!s.exists("g/v").unwrap());
-        s.flush().unwrap();
+        s.sync().unwrap();
         s.erase("g").unwrap();
         assert_eq!(s.list("").unwrap(), vec![".zgroup"]);
         s.erase("missing").unwrap();

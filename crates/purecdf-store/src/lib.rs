@@ -90,12 +90,21 @@ pub trait Store: Send + Sync + Debug {
     /// [`StoreError::ReadOnly`] for a read-only store, [`StoreError::Io`] on failure.
     fn erase(&self, key: &str) -> Result<()>;
 
-    /// Makes everything written so far durable (a zip store writes its archive here).
+    /// Writes out whatever the store holds back (a zip store writes its archive here), without
+    /// waiting for it to reach the disk (as netcdf-c's `nc_close`).
     ///
     /// # Errors
     /// [`StoreError::Io`] on failure.
     fn flush(&self) -> Result<()> {
         Ok(())
+    }
+
+    /// [`Store::flush`], then makes everything written so far durable (`fsync`; as `nc_sync`).
+    ///
+    /// # Errors
+    /// [`StoreError::Io`] on failure.
+    fn sync(&self) -> Result<()> {
+        self.flush()
     }
 
     /// True when `key` holds an object. The default reads it; stores override it with a

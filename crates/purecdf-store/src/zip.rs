@@ -10,7 +10,8 @@
 //! store's root.
 //!
 //! Writing: objects written to an open store are kept in memory and the whole archive is
-//! written (to a temporary file renamed over the archive) by [`Store::flush`], with every entry
+//! written (to a temporary file renamed over the archive) by [`Store::flush`] and
+//! [`Store::sync`], with every entry
 //! stored uncompressed (chunks are compressed by their codecs already).
 
 use std::collections::BTreeMap;
@@ -262,6 +263,17 @@ impl Store for ZipStore {
     }
 
     fn flush(&self) -> Result<()> {
+        self.write_out(false)
+    }
+
+    fn sync(&self) -> Result<()> {
+        self.write_out(true)
+    }
+}
+
+impl ZipStore {
+    /// Writes the archive (with `durable`, synced to the disk before it replaces the old one).
+    fn write_out(&self, durable: bool) -> Result<()> {
         let Some(p) = &self.pending else {
             return Ok(());
         };
@@ -278,7 +290,7 @@ impl Store for ZipStore {
             }
         }
         objects.sort_by(|a, b| a.0.cmp(&b.0));
-        write_archive(&self.path, &objects)
+        write_archive(&self.path, &objects, durable)
     }
 }
 

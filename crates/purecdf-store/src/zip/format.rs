@@ -207,8 +207,13 @@ pub(super) fn read_entry_data(file: &std::fs::File, e: &Entry, key: &str) -> Res
     Ok(buf)
 }
 
-/// Writes a whole archive of stored entries to `path`, through a temporary file renamed over it.
-pub(super) fn write_archive(path: &Path, objects: &[(String, Vec<u8>)]) -> Result<()> {
+/// Writes a whole archive of stored entries to `path`, through a temporary file renamed over it
+/// (synced first when `durable`).
+pub(super) fn write_archive(
+    path: &Path,
+    objects: &[(String, Vec<u8>)],
+    durable: bool,
+) -> Result<()> {
     let name = path.display().to_string();
     let io = |e: std::io::Error| StoreError::Io {
         key: name.clone(),
@@ -306,7 +311,13 @@ pub(super) fn write_archive(path: &Path, objects: &[(String, Vec<u8>)]) -> Resul
         .unwrap_or_else(|| Path::new("."))
         .join(format!(".tmp.{}.zip", std::process::id()));
     let written = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(&out).and_then(|()| f.sync_all()))
+        .and_then(|mut f| {
+            f.write_all(&out)?;
+            if durable {
+                f.sync_all()?;
+            }
+            Ok(())
+        })
         .and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);

@@ -294,6 +294,24 @@ impl Chain {
         Ok(data)
     }
 
+    /// Encodes one borrowed chunk; the first codec reads it in place where it can. With no
+    /// codecs, a copy.
+    pub(crate) fn encode_slice(&self, data: &[u8]) -> std::result::Result<Vec<u8>, String> {
+        let Some((first, rest)) = self.codecs.split_first() else {
+            return Ok(data.to_vec());
+        };
+        let mut out = match &first.kind {
+            CodecKind::Hdf5 { filter, .. } => {
+                filter.encode_slice(data).map_err(|e| e.to_string())?
+            }
+            _ => first.encode(data.to_vec())?,
+        };
+        for c in rest {
+            out = c.encode(out)?;
+        }
+        Ok(out)
+    }
+
     /// The `.zarray` entries: `filters` (all codecs but the last, `vlen-utf8` first) and
     /// `compressor` (the last), each `null` when empty.
     pub(crate) fn zarray_entries(&self) -> (Value, Value) {

@@ -16,7 +16,7 @@ use crate::selection::Hyperslab;
 use purecdf_store::Store;
 
 /// Cached bytes above which chunks are stored during writing.
-const FLUSH_BYTES: usize = 256 << 20;
+const FLUSH_BYTES: usize = 64 << 20;
 
 /// A decoded chunk.
 enum Chunk {
@@ -50,19 +50,26 @@ impl ChunkCache {
         self.bytes >= FLUSH_BYTES
     }
 
-    /// The chunk to write into: cached, else stored, else all fill value.
+    /// The chunk to write into: cached, else stored, else all fill value. A chunk the write
+    /// covers whole (`whole`) starts from zeros, neither read nor filled.
     fn raw_chunk(
         &mut self,
         store: &dyn Store,
         var: VarId,
         meta: &ArrayMeta,
         coords: &[u64],
+        whole: bool,
     ) -> Result<&mut Vec<u8>> {
         let key = (var.0, coords.to_vec());
         if !self.chunks.contains_key(&key) {
-            let data = match meta.read_chunk(store, coords)? {
-                Some(d) => d,
-                None => meta.fill_bytes().repeat(meta.chunk_elements()),
+            let es = meta.dtype.stored_size().unwrap_or(1);
+            let data = if whole {
+                crate::alloc::zeroed::<u8>(meta.chunk_elements() * es)?
+            } else {
+                match meta.read_chunk(store, coords)? {
+                    Some(d) => d,
+                    None => meta.fill_bytes().repeat(meta.chunk_elements()),
+                }
             };
             self.bytes += data.len();
             self.chunks.insert(key.clone(), Chunk::Raw(data));
@@ -85,7 +92,8 @@ impl ChunkCache {
         let es = meta.dtype.stored_size().ok_or(ErrorKind::BadType)?;
         let slab = zarr_slab(meta, slab);
         for part in chunk_parts(&meta.chunks, &slab) {
-            let chunk = self.raw_chunk(store, var, meta, &part.coords)?;
+            let whole = covers_chunk(meta, &slab, &part);
+            let chunk = self.raw_chunk(store, var, meta, &part.coords, whole)?;
             for_each_run(meta, &slab, &part, |o, i, n| {
                 chunk[i * es..(i + n) * es].copy_from_slice(&data[o * es..(o + n) * es]);
             });
@@ -199,21 +207,31 @@ fn store_chunk(
         .and_then(Option::as_ref)
         .ok_or(ErrorKind::NotVar)?;
     let name = chunk_key(meta, &key.1);
-    let bytes = match chunk {
-        Chunk::Raw(d) => {
-            let es = meta.dtype.stored_size().unwrap_or(1);
+    let es = meta.dtype.stored_size().unwrap_or(1);
+    let swap = es > 1 && meta.dtype.is_big_endian() == cfg!(target_endian = "little");
+    let encoded = match chunk {
+        Chunk::Raw(d) if swap => {
             let mut d = d.clone();
-            if es > 1 && meta.dtype.is_big_endian() == cfg!(target_endian = "little") {
-                for e in d.chunks_exact_mut(es) {
-                    e.reverse();
-                }
+            for e in d.chunks_exact_mut(es) {
+                e.reverse();
             }
-            d
+            meta.chain.encode(d)
         }
-        Chunk::Strings(s) => encode_vlen_utf8(s),
-    };
-    let encoded = meta.chain.encode(bytes).map_err(|e| nczarr_err(&name, e))?;
+        Chunk::Raw(d) => meta.chain.encode_slice(d),
+        Chunk::Strings(s) => meta.chain.encode(encode_vlen_utf8(s)),
+    }
+    .map_err(|e| nczarr_err(&name, e))?;
     store.set(&name, &encoded).map_err(super::super::store_err)
+}
+
+/// True when a contiguous write covers every element of a chunk inside the array (an edge
+/// chunk's part outside the array must keep the fill value: the array may grow over it).
+fn covers_chunk(meta: &ArrayMeta, slab: &Hyperslab, part: &super::super::read::ChunkPart) -> bool {
+    (0..meta.chunks.len()).all(|d| {
+        let c = meta.chunks[d];
+        let lo = part.coords[d] * c;
+        slab.stride[d] <= 1 && lo + c <= meta.shape[d] && part.ranges[d].1 - part.ranges[d].0 == c
+    })
 }
 
 /// A netCDF hyperslab in the array's Zarr shape (a scalar is a one-element array).

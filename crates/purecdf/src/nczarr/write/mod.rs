@@ -295,12 +295,17 @@ impl NczarrWriter {
         Ok(())
     }
 
-    /// Stores every cached chunk, then the metadata describing them, then flushes the store.
-    fn flush_all(&mut self) -> Result<()> {
+    /// Stores every cached chunk, then the metadata describing them, then flushes the store
+    /// (`durable`: synced to the disk, as `nc_sync`; otherwise as `nc_close`, written out).
+    fn flush_all(&mut self, durable: bool) -> Result<()> {
         self.fix_arrays()?;
         self.cache.flush(self.store.as_ref(), &self.arrays)?;
         self.write_metadata()?;
-        self.store.flush().map_err(super::store_err)
+        if durable {
+            self.store.sync().map_err(super::store_err)
+        } else {
+            self.store.flush().map_err(super::store_err)
+        }
     }
 }
 
@@ -424,7 +429,7 @@ impl Host for NczarrWriter {
     }
 
     fn store_sync(&mut self) -> Result<()> {
-        self.flush_all()
+        self.flush_all(true)
     }
 
     fn store_close(&mut self) -> Result<()> {
@@ -432,7 +437,7 @@ impl Host for NczarrWriter {
             return Ok(());
         }
         self.closed = true;
-        self.flush_all()
+        self.flush_all(false)
     }
 }
 

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# NCZarr / Zarr v2 stores, purecdf against zarr-python and netcdf-c, in one run.
+#
+#   benches/nczarr.sh            # N=3 rounds per side
+#
+# The 256 MiB float array of benches/netcdf4.sh (256 x 512 x 512, chunks 1 x 512 x 512) in a
+# directory store, compressed with blosc-lz4 (level 5, byte shuffle) and zstd level 3:
+#   write: purecdf (the nc_bench example, values made as it goes, close included) against
+#          zarr-python (values made beforehand, not timed) and netcdf-c (nccopy of a netCDF-4 file
+#          holding the array to `#mode=nczarr,file`; Debian's 4.9.0 writes NCZarr without filters);
+#   read:  the whole array of zarr-python's store by purecdf and by zarr-python, and of
+#          netcdf-c's store by purecdf and netcdf-c (nc4bench read).
+# Prints times, ratios (other time / purecdf time; > 1 means purecdf is faster) and store sizes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${N:-3}
+DATA=$PWD/bench-data
+mkdir -p "$DATA"
+PYTHON=${PYTHON:-target/ci-venv/bin/python}
+cc -O2 -o "$DATA/nc4bench" benches/c/nc4bench.c -lnetcdf
+cargo build --release -q -p purecdf --example nc_bench
+OURS=target/release/examples/nc_bench
+THEIRS=$DATA/nc4bench
+
+best() { # best of N runs of a command printing seconds
+    local b=999999 t
+    for _ in $(seq "$N"); do t=$("$@" 2>/dev/null | head -1); b=$(echo "$t $b" | awk '{print ($1 < $2) ? $1 : $2}'); done
+    echo "$b"
+}
+ratio() { echo "$1 $2" | awk '{printf "%.2f", $1 / $2}'; }
+size() { du -sb "$1" | awk '{printf "%.1f MB", $1 / 1e6}'; }
+url() { echo "file://$1#mode=nczarr,file"; }
+
+printf '%-10s %-22s %9s %9s %6s   %s\n' codec operation other purecdf ratio "sizes (other / purecdf)"
+for entry in "blosc-lz4|32001,0,0,0,0,5,1,1" "zstd-3|32015,3"; do
+    name=${entry%%|*}
+    export NC4BENCH_FILTERS=${entry#*|}
+    ours="$DATA/ours.zarr"
+    zp="$DATA/zarr-python.zarr"
+    nc="$DATA/netcdf-c.zarr"
+    wr=$(best "$OURS" write "$(url "$ours")")
+    wz=$(best "$PYTHON" benches/zarr_bench.py write "$zp" "$name")
+    printf '%-10s %-22s %9s %9s %6s   %s\n' "$name" "write vs zarr-python" "$wz" "$wr" "$(ratio "$wz" "$wr")" "$(size "$zp") / $(size "$ours")"
+    "$THEIRS" write "$DATA/src.nc" > /dev/null
+    wc=$(best bash -c "rm -rf '$nc'; s=\$(date +%s.%N); nccopy '$DATA/src.nc' '$(url "$nc")'; e=\$(date +%s.%N); echo \"\$e \$s\" | awk '{printf \"%.4f\", \$1 - \$2}'")
+    printf '%-10s %-22s %9s %9s %6s   %s\n' "$name" "write vs netcdf-c" "$wc" "$wr" "$(ratio "$wc" "$wr")" "$(size "$nc") / $(size "$ours")"
+    rz=$(best "$PYTHON" benches/zarr_bench.py read "$zp")
+    rr=$(best "$OURS" read "$zp" data)
+    printf '%-10s %-22s %9s %9s %6s\n' "$name" "read vs zarr-python" "$rz" "$rr" "$(ratio "$rz" "$rr")"
+    rc=$(best "$THEIRS" read "$(url "$nc")" data)
+    rn=$(best "$OURS" read "$(url "$nc")" data)
+    printf '%-10s %-22s %9s %9s %6s\n' "$name" "read vs netcdf-c" "$rc" "$rn" "$(ratio "$rc" "$rn")"
+    rm -rf "$ours" "$zp" "$nc" "$DATA/src.nc"
+done
