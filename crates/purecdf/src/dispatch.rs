@@ -195,12 +195,9 @@ pub fn open_mem(bytes: Vec<u8>) -> Result<File> {
 /// As [`open`], plus NC_EPERM when the file cannot be opened for writing.
 pub fn append(path: impl AsRef<Path>) -> Result<FileMut> {
     let path = path.as_ref();
-    if open_zarr_location(path)?.is_some() {
-        return Err(Error::with_detail(
-            ErrorKind::NotBuilt,
-            "writing Zarr stores is not implemented yet",
-        )
-        .path(path));
+    if let Some(loc) = open_zarr_location(path)? {
+        let b = crate::nczarr::NczarrWriter::open(&loc).map_err(|e| e.path(path))?;
+        return Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()));
     }
     match read_magic(path)? {
         Magic::Classic(_) => {
@@ -216,11 +213,15 @@ pub fn append(path: impl AsRef<Path>) -> Result<FileMut> {
             "writing HDF4 files is not supported (HDF4 is read-only)",
         )
         .path(path)),
-        Magic::Zip => Err(Error::with_detail(
-            ErrorKind::NotBuilt,
-            "writing Zarr stores is not implemented yet",
-        )
-        .path(path)),
+        Magic::Zip => {
+            let loc = Location {
+                path: path.to_path_buf(),
+                kind: StoreKind::Zip,
+                modes: Modes::default(),
+            };
+            let b = crate::nczarr::NczarrWriter::open(&loc).map_err(|e| e.path(path))?;
+            Ok(FileMut::from_backend(Box::new(b), path.to_path_buf()))
+        }
         Magic::Unknown => Err(Error::new(ErrorKind::NotNc).path(path)),
     }
 }

@@ -43,6 +43,9 @@ pub(crate) struct ArrayMeta {
     pub(crate) separator: char,
     /// Codecs.
     pub(crate) chain: Chain,
+    /// The `.zarray` object as read (rewritten with only its shape changed when the array
+    /// grows).
+    pub(crate) zarray: Map<String, Value>,
 }
 
 fn nczarr_err(key: &str, what: impl std::fmt::Display) -> Error {
@@ -133,6 +136,7 @@ impl ArrayMeta {
             fortran,
             separator,
             chain,
+            zarray: zarray.clone(),
         })
     }
 

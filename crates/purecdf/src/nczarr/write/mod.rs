@@ -32,6 +32,9 @@ pub struct NczarrWriter {
     /// Chunks written and not yet stored.
     cache: chunks::ChunkCache,
     closed: bool,
+    /// The definitions of an opened store as read: its metadata is rewritten only when they
+    /// change.
+    loaded: Option<Schema>,
 }
 
 impl std::fmt::Debug for NczarrWriter {
@@ -74,6 +77,61 @@ impl NczarrWriter {
         Ok(Self::new(store, loc.modes))
     }
 
+    /// Opens an existing store for writing (data mode), its definitions as [`super::NczarrFile`]
+    /// reads them; arrays already stored keep their encoding.
+    ///
+    /// # Errors
+    /// As reading the store; NC_EPERM for NCZarr version 1 stores (read-only, as in netcdf-c).
+    pub(crate) fn open(loc: &Location) -> Result<NczarrWriter> {
+        let store: Box<dyn Store> = match loc.kind {
+            StoreKind::Directory => {
+                Box::new(DirectoryStore::open(&loc.path, true).map_err(super::store_err)?)
+            }
+            StoreKind::Zip => Box::new(ZipStore::open(&loc.path, true).map_err(super::store_err)?),
+            StoreKind::S3 => {
+                return fail(ErrorKind::NotBuilt, "S3 storage is not implemented yet");
+            }
+        };
+        let built = {
+            let src = super::source::MetaSource::new(store.as_ref(), true)?;
+            super::build::build(&src, loc.modes)?
+        };
+        if built.flavour == super::build::Flavour::V1 {
+            return fail(ErrorKind::Perm, "NCZarr version 1 stores are read-only");
+        }
+        let mut schema = built.schema;
+        schema.groups[ROOT.0]
+            .atts
+            .retain(|a| !matches!(a.name.as_str(), "_SuperblockVersion" | "_IsNetcdf4"));
+        let vars = schema
+            .vars
+            .iter()
+            .map(|v| settings_of(&v.storage))
+            .collect();
+        let open_lens = schema.dims.iter().map(|d| d.len).collect();
+        let defs = Defs {
+            schema,
+            format: Format::Netcdf4,
+            define: false,
+            fill: true,
+            vars,
+            open_lens,
+        };
+        let modes = Modes {
+            zarr: loc.modes.zarr || built.flavour == super::build::Flavour::Pure,
+            noxarray: loc.modes.noxarray,
+        };
+        Ok(NczarrWriter {
+            loaded: Some(defs.schema.clone()),
+            defs,
+            store,
+            modes,
+            arrays: built.arrays.into_iter().map(Some).collect(),
+            cache: chunks::ChunkCache::default(),
+            closed: false,
+        })
+    }
+
     /// A writer creating a dataset in an empty store; `modes.zarr` writes pure Zarr.
     pub(crate) fn new(store: Box<dyn Store>, modes: Modes) -> NczarrWriter {
         NczarrWriter {
@@ -83,6 +141,7 @@ impl NczarrWriter {
             arrays: Vec::new(),
             cache: chunks::ChunkCache::default(),
             closed: false,
+            loaded: None,
         }
     }
 
@@ -114,10 +173,19 @@ impl NczarrWriter {
         format!("/{}", join_key(&self.group_key(dim.group), &dim.name))
     }
 
-    /// The `.zarray` object of a variable (its current shape).
+    /// The `.zarray` object of a variable (its current shape). An array already stored keeps
+    /// its object, shape aside.
     fn zarray(&self, v: VarId) -> Result<Map<String, Value>> {
         let s = &self.defs.schema;
         let var = s.var(v);
+        if let Some(meta) = self.arrays.get(v.0).and_then(Option::as_ref) {
+            let mut m = meta.zarray.clone();
+            if !var.dims.is_empty() {
+                let shape: Vec<u64> = var.dims.iter().map(|d| s.dim(*d).len).collect();
+                m.insert("shape".into(), json!(shape));
+            }
+            return Ok(m);
+        }
         let settings = &self.defs.vars[v.0];
         let big = settings.big_endian == Some(true) && var.typ.atomic_size().is_some_and(|n| n > 1);
         let dtype = json::dtype(var.typ, big)
@@ -300,7 +368,10 @@ impl NczarrWriter {
     fn flush_all(&mut self, durable: bool) -> Result<()> {
         self.fix_arrays()?;
         self.cache.flush(self.store.as_ref(), &self.arrays)?;
-        self.write_metadata()?;
+        if self.loaded.as_ref() != Some(&self.defs.schema) {
+            self.write_metadata()?;
+            self.loaded = None;
+        }
         if durable {
             self.store.sync().map_err(super::store_err)
         } else {
@@ -439,6 +510,28 @@ impl Host for NczarrWriter {
         self.closed = true;
         self.flush_all(false)
     }
+}
+
+/// The storage settings an opened variable had: chunked, with its filters.
+fn settings_of(st: &crate::model::StorageInfo) -> crate::nc4def::VarSettings {
+    let mut s = crate::nc4def::VarSettings {
+        storage: Some(crate::nc4def::StorageKind::Chunked),
+        chunks: st.chunk_sizes.clone(),
+        big_endian: st.big_endian,
+        ..Default::default()
+    };
+    for (id, params) in &st.filters {
+        match id {
+            1 => {
+                s.deflate_pos = s.filters.len();
+                s.deflate = Some(params.first().copied().unwrap_or(1));
+            }
+            2 => s.shuffle = true,
+            3 => s.fletcher32 = true,
+            _ => s.filters.push((*id, params.clone())),
+        }
+    }
+    s
 }
 
 impl NczarrWriter {

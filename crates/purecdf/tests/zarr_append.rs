@@ -1,0 +1,123 @@
+//! Opening NCZarr and Zarr stores for writing (`purecdf::append`, netcdf-c's `nc_open` with
+//! `NC_WRITE`): records added along an unlimited dimension, values changed in place, new
+//! attributes and variables defined after `redef`; arrays already stored keep their codecs.
+//! Our reader reads the result back, and so does zarr-python when it is there.
+
+#[path = "../../purecdf-hdf5/tests/common/python.rs"]
+mod python;
+
+use purecdf::{NcType, Values};
+
+#[test]
+fn append_to_our_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!(
+        "file://{}#mode=nczarr,file",
+        dir.path().join("a.zarr").display()
+    );
+    {
+        let mut f = purecdf::create(&url, purecdf::Format::Netcdf4).unwrap();
+        let t = f.add_unlimited_dimension("t").unwrap();
+        let x = f.add_dimension("x", 3).unwrap();
+        let v = f
+            .add_variable_in(purecdf::GroupId(0), "v", NcType::Int, &[t, x])
+            .unwrap();
+        f.def_var_deflate(v, true, Some(3)).unwrap();
+        f.put_raw_values(v, &Values::Int(vec![1, 2, 3, 4, 5, 6]), [0..2, 0..3])
+            .unwrap();
+        f.close().unwrap();
+    }
+    {
+        let mut f = purecdf::append(&url).unwrap();
+        let v = f.variable("v").unwrap().id();
+        f.put_raw_values(v, &Values::Int(vec![7, 8, 9]), [2..3, 0..3])
+            .unwrap();
+        f.put_raw_values(v, &Values::Int(vec![20]), [0..1, 1..2])
+            .unwrap();
+        f.redef().unwrap();
+        f.add_attribute("history", "appended").unwrap();
+        let w = f.add_variable::<f64>("w", &["x"]).unwrap();
+        f.enddef().unwrap();
+        f.put_raw_values(w, &Values::Double(vec![0.5, 1.5, 2.5]), ..)
+            .unwrap();
+        f.close().unwrap();
+    }
+    let f = purecdf::open(&url).unwrap();
+    assert_eq!(f.dimension("t").unwrap().len, 3);
+    assert_eq!(
+        f.variable("v").unwrap().get_raw_values(..).unwrap(),
+        Values::Int(vec![1, 20, 3, 4, 5, 6, 7, 8, 9])
+    );
+    assert_eq!(
+        f.variable("w").unwrap().get_raw_values(..).unwrap(),
+        Values::Double(vec![0.5, 1.5, 2.5])
+    );
+    assert_eq!(
+        f.attribute("history").unwrap().values,
+        Values::Char(b"appended".to_vec())
+    );
+    assert_eq!(f.variable("v").unwrap().filter_ids(), vec![2, 1]);
+}
+
+#[test]
+fn append_to_a_zarr_python_store_keeps_its_codec() {
+    let Some(py) = python::python_with("zarr, numcodecs, numpy") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zp.zarr");
+    let made = std::process::Command::new(&py)
+        .arg("-c")
+        .arg(
+            "import sys, zarr, numcodecs, numpy as np\n\
+             g = zarr.open_group(sys.argv[1], mode='w', zarr_format=2)\n\
+             a = g.create_array('a', shape=(6,), chunks=(4,), dtype='<i2', compressors=numcodecs.GZip(level=5), fill_value=-1)\n\
+             a[:] = np.arange(6, dtype='<i2')\n\
+             a.attrs['_ARRAY_DIMENSIONS'] = ['n']\n",
+        )
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let zarray_before = std::fs::read_to_string(path.join("a/.zarray")).unwrap();
+    {
+        let mut f = purecdf::append(path.to_str().unwrap()).unwrap();
+        let a = f.variable("a").unwrap().id();
+        f.put_raw_values(a, &Values::Short(vec![40, 50]), [4..6])
+            .unwrap();
+        f.close().unwrap();
+    }
+    // Nothing but data changed: the metadata is as zarr-python wrote it.
+    assert_eq!(
+        std::fs::read_to_string(path.join("a/.zarray")).unwrap(),
+        zarray_before
+    );
+    let out = std::process::Command::new(&py)
+        .arg("-c")
+        .arg("import sys, zarr; print(list(zarr.open_group(sys.argv[1], mode='r', zarr_format=2)['a'][...]))")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let got: Vec<String> = text
+        .trim()
+        .trim_matches(['[', ']'])
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .trim_start_matches("np.int16(")
+                .trim_end_matches(')')
+                .to_string()
+        })
+        .collect();
+    assert_eq!(got, ["0", "1", "2", "3", "40", "50"], "{text}");
+}
