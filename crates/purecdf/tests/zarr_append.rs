@@ -87,7 +87,7 @@ fn append_to_a_zarr_python_store_keeps_its_codec() {
     {
         let mut f = purecdf::append(path.to_str().unwrap()).unwrap();
         let a = f.variable("a").unwrap().id();
-        f.put_raw_values(a, &Values::Short(vec![40, 50]), [4..6])
+        f.put_raw_values(a, &Values::Short(vec![40, 50]), (&[4u64][..], &[2u64][..]))
             .unwrap();
         f.close().unwrap();
     }
