@@ -41,6 +41,8 @@ pub(crate) struct ArrayMeta {
     pub(crate) fortran: bool,
     /// `.` or `/`.
     pub(crate) separator: char,
+    /// Zarr v3's default chunk keys: `c/0/1` (`c` for a 0-d array) rather than `0.1`.
+    pub(crate) v3_keys: bool,
     /// Codecs.
     pub(crate) chain: Chain,
     /// The `.zarray` object as read (rewritten with only its shape changed when the array
@@ -135,6 +137,9 @@ impl ArrayMeta {
             fill,
             fortran,
             separator,
+            v3_keys: zarray
+                .get("chunk_key_encoding")
+                .is_some_and(|e| e.get("name").and_then(Value::as_str) != Some("v2")),
             chain,
             zarray: zarray.clone(),
         })

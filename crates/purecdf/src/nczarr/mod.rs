@@ -16,6 +16,7 @@ mod read;
 mod source;
 mod strings;
 pub(crate) mod url;
+mod v3;
 mod write;
 
 pub use write::NczarrWriter;

@@ -71,14 +71,17 @@ pub(crate) fn chunk_parts(chunks: &[u64], slab: &Hyperslab) -> Vec<ChunkPart> {
 
 /// The store key of a chunk.
 pub(crate) fn chunk_key(meta: &ArrayMeta, coords: &[u64]) -> String {
-    let name = if coords.is_empty() {
-        "0".to_string()
-    } else {
-        coords
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(&meta.separator.to_string())
+    let sep = meta.separator.to_string();
+    let joined = coords
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(&sep);
+    let name = match (meta.v3_keys, coords.is_empty()) {
+        (true, true) => "c".to_string(),
+        (true, false) => format!("c{sep}{joined}"),
+        (false, true) => "0".to_string(),
+        (false, false) => joined,
     };
     if meta.key.is_empty() {
         name

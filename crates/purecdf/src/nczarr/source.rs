@@ -14,6 +14,8 @@ const MAX_METADATA_BYTES: usize = 256 << 20;
 pub(crate) struct MetaSource<'a> {
     store: &'a dyn Store,
     consolidated: Option<Map<String, Value>>,
+    /// A Zarr version 3 store: v2 keys are answered from `zarr.json` (see `super::v3`).
+    v3: bool,
 }
 
 /// Parses a JSON object stored at `key`.
@@ -67,9 +69,13 @@ impl<'a> MetaSource<'a> {
                 }
             }
         }
+        let v3 = consolidated.is_none()
+            && !store.exists(".zgroup").map_err(super::store_err)?
+            && store.exists("zarr.json").map_err(super::store_err)?;
         Ok(MetaSource {
             store,
             consolidated,
+            v3,
         })
     }
 
@@ -78,6 +84,9 @@ impl<'a> MetaSource<'a> {
     /// # Errors
     /// NC_ENCZARR for malformed JSON or a value that is not an object.
     pub(crate) fn object(&self, key: &str) -> Result<Option<Map<String, Value>>> {
+        if self.v3 {
+            return self.v3_object(key);
+        }
         if let Some(c) = &self.consolidated {
             return match c.get(key) {
                 None => Ok(None),
@@ -99,6 +108,9 @@ impl<'a> MetaSource<'a> {
     /// # Errors
     /// Store errors.
     pub(crate) fn exists(&self, key: &str) -> Result<bool> {
+        if self.v3 {
+            return Ok(self.v3_object(key)?.is_some());
+        }
         match &self.consolidated {
             Some(c) => Ok(c.contains_key(key)),
             None => self.store.exists(key).map_err(super::store_err),
@@ -117,5 +129,22 @@ impl<'a> MetaSource<'a> {
             c.keys().map(String::as_str),
             prefix,
         ))
+    }
+
+    /// A v2 object of a version 3 store, from the `zarr.json` of its node.
+    fn v3_object(&self, key: &str) -> Result<Option<Map<String, Value>>> {
+        let (prefix, what) = match key.rsplit_once('/') {
+            Some((p, w)) => (p, w),
+            None => ("", key),
+        };
+        if !matches!(what, ".zgroup" | ".zattrs" | ".zarray") {
+            return Ok(None);
+        }
+        let node_key = purecdf_store::join_key(prefix, "zarr.json");
+        let Some(bytes) = self.store.get(&node_key).map_err(super::store_err)? else {
+            return Ok(None);
+        };
+        let node = parse_object(&bytes, &node_key)?;
+        super::v3::translate(&node, what, &node_key)
     }
 }
