@@ -24,9 +24,6 @@ mod json;
 #[path = "common/nczarr_expect.rs"]
 mod nczarr_expect;
 
-use std::path::Path;
-use std::process::Command;
-
 use json::Json;
 
 #[test]
@@ -35,18 +32,7 @@ fn zarr_python_stores_read_as_the_manifest_says() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/zarr_oracle.py");
-    let out = Command::new(&py)
-        .arg(&script)
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "zarr_oracle.py failed: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    nczarr_expect::run_data_script(&py, "zarr_oracle.py", &[dir.path().as_os_str()]);
     let text = std::fs::read_to_string(dir.path().join("manifest.json")).unwrap();
     let manifest = Json::parse(&text).unwrap();
     let stores = manifest.get("stores").arr();

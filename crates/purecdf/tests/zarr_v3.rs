@@ -16,27 +16,14 @@ mod json;
 #[path = "common/nczarr_expect.rs"]
 mod nczarr_expect;
 
-use std::path::Path;
-use std::process::Command;
-
 #[test]
 fn zarr_python_v3_stores_read_as_zarr_python_reads_them() {
     let Some(py) = python::python_with("zarr, numpy") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/zarr_v3.py");
-    let out = Command::new(&py)
-        .arg(&script)
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "zarr_v3.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let manifest = json::Json::parse(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let text = nczarr_expect::run_data_script(&py, "zarr_v3.py", &[dir.path().as_os_str()]);
+    let manifest = json::Json::parse(&text).unwrap();
     let store = manifest.get("store").str().to_owned();
     let arrays = manifest.get("arrays").arr();
     assert!(arrays.len() >= 14, "{} arrays", arrays.len());

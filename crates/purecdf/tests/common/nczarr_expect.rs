@@ -211,3 +211,23 @@ fn same_float(got: f64, want: &Json) -> bool {
         None => false,
     }
 }
+
+/// Runs `tests/data/<script>` with `python` and `args`; its standard output. Panics, with the
+/// script's output, when it fails.
+pub(crate) fn run_data_script(python: &Path, script: &str, args: &[&std::ffi::OsStr]) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(script);
+    let out = std::process::Command::new(python)
+        .arg(&path)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{script} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
