@@ -27,6 +27,34 @@ pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+thread_local! {
+    /// Each thread's frame decoder, kept with its buffers from chunk to chunk.
+    static DECODER: std::cell::RefCell<Option<ruzstd::decoding::FrameDecoder>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Decodes the zstd frames in `input` (one or more, concatenated) into the start of `dst`;
+/// returns the decoded size. Frames that decode to more than `dst.len()` bytes are an error
+/// (`dst` may then have been written).
+pub fn decode_into(input: &[u8], dst: &mut [u8]) -> Result<usize> {
+    if input.is_empty() {
+        return Err(CodecError::Corrupt("empty zstd stream".into()));
+    }
+    let cap = dst.len();
+    let mut run = |d: &mut ruzstd::decoding::FrameDecoder| {
+        d.decode_all(input, dst).map_err(|e| match e {
+            ruzstd::decoding::errors::FrameDecoderError::TargetTooSmall => {
+                CodecError::TooLarge(cap)
+            }
+            e => CodecError::Corrupt(format!("zstd: {e}")),
+        })
+    };
+    DECODER.with(|d| match d.try_borrow_mut() {
+        Ok(mut d) => run(d.get_or_insert_with(ruzstd::decoding::FrameDecoder::new)),
+        Err(_) => run(&mut ruzstd::decoding::FrameDecoder::new()),
+    })
+}
+
 /// Encodes `input` as one zstd frame. `level` is zstd's (1-22, negative for the fast levels);
 /// without the `zstd-c` feature every level encodes as ruzstd's fastest.
 pub fn encode(input: &[u8], level: i32) -> Result<Vec<u8>> {
@@ -77,6 +105,10 @@ mod tests {
         assert!(super::decode(&enc, raw.len() - 1).is_err());
         assert!(super::decode(&enc[..enc.len() / 2], raw.len()).is_err());
         assert!(super::decode(b"not zstd", 100).is_err());
+        crate::check_decode_into(super::decode_into, &enc, &raw);
+        let mut dst = vec![0u8; 100];
+        assert!(super::decode_into(b"not zstd", &mut dst).is_err());
+        assert!(super::decode_into(b"", &mut dst).is_err());
         let mut two = enc.clone();
         two.extend_from_slice(&enc);
         assert_eq!(
