@@ -2,6 +2,7 @@
 # Compression filters, purecdf against netcdf-c with libhdf5 filter plugins, in one run.
 #
 #   benches/filters.sh            # N=3 rounds per side
+#   FEATURES=zstd-c benches/filters.sh   # purecdf with zstd through the C library
 #
 # For each filter list below, writes the 256 MiB float variable of benches/netcdf4.sh (256 x 512 x
 # 512, chunks 1 x 512 x 512, the same smooth field plus noise) with netcdf-c (benches/c/nc4bench.c,
@@ -18,7 +19,7 @@ PYTHON=${PYTHON:-target/ci-venv/bin/python}
 HDF5_PLUGIN_PATH=$("$PYTHON" -c 'import hdf5plugin; print(hdf5plugin.PLUGINS_PATH)')
 export HDF5_PLUGIN_PATH
 cc -O2 -o "$DATA/nc4bench" benches/c/nc4bench.c -lnetcdf
-cargo build --release -q -p purecdf --example nc_bench
+cargo build --release -q -p purecdf --example nc_bench ${FEATURES:+--features "$FEATURES"}
 OURS=target/release/examples/nc_bench
 THEIRS=$DATA/nc4bench
 

@@ -317,9 +317,7 @@ fn decompress(format: u8, data: &[u8], out: &mut [u8]) -> Result<usize> {
                 _ => corrupt("blosc: bad zlib stream"),
             }
         }
-        4 => ruzstd::decoding::FrameDecoder::new()
-            .decode_all(data, out)
-            .map_err(|e| CodecError::Corrupt(format!("blosc: zstd: {e}"))),
+        4 => crate::zstd::decode_into(data, out),
         _ => Err(CodecError::Unsupported(format!(
             "blosc compressor format {format}"
         ))),
