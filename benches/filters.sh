@@ -2,6 +2,7 @@
 # Compression filters, purecdf against netcdf-c with libhdf5 filter plugins, in one run.
 #
 #   benches/filters.sh            # N=3 rounds per side
+#   FEATURES=zstd-c ONLY=zstd benches/filters.sh   # zstd through the C library, zstd only
 #
 # For each filter list below, writes the 256 MiB float variable of benches/netcdf4.sh (256 x 512 x
 # 512, chunks 1 x 512 x 512, the same smooth field plus noise) with netcdf-c (benches/c/nc4bench.c,
@@ -18,7 +19,7 @@ PYTHON=${PYTHON:-target/ci-venv/bin/python}
 HDF5_PLUGIN_PATH=$("$PYTHON" -c 'import hdf5plugin; print(hdf5plugin.PLUGINS_PATH)')
 export HDF5_PLUGIN_PATH
 cc -O2 -o "$DATA/nc4bench" benches/c/nc4bench.c -lnetcdf
-cargo build --release -q -p purecdf --example nc_bench
+cargo build --release -q -p purecdf --example nc_bench ${FEATURES:+--features "$FEATURES"}
 OURS=target/release/examples/nc_bench
 THEIRS=$DATA/nc4bench
 
@@ -42,6 +43,7 @@ printf '%-18s %-6s %9s %9s %6s   %s\n' filter op netcdf-c purecdf ratio "sizes (
 for entry in "${SPECS[@]}"; do
     name=${entry%%|*}
     spec=${entry#*|}
+    [[ $name == *"${ONLY:-}"* ]] || continue
     fc="$DATA/filter-c.nc"
     fr="$DATA/filter-rs.nc"
     export NC4BENCH_FILTERS=$spec
@@ -52,6 +54,7 @@ for entry in "${SPECS[@]}"; do
     rc=$(best "$THEIRS" read "$fc" data)
     rr=$(best "$OURS" read "$fc" data)
     printf '%-18s %-6s %9s %9s %6s   %s\n' "$name" write "$wc" "$wr" "$(ratio "$wc" "$wr")" "$sizes"
-    printf '%-18s %-6s %9s %9s %6s\n' "$name" read "$rc" "$rr" "$(ratio "$rc" "$rr")"
+    printf '%-18s %-6s %9s %9s %6s   load %s\n' "$name" read "$rc" "$rr" "$(ratio "$rc" "$rr")" \
+        "$(cut -d' ' -f1-3 /proc/loadavg)"
     rm -f "$fc" "$fr"
 done

@@ -149,18 +149,36 @@ pub fn decode(src: &[u8], max_out: usize) -> Result<Vec<u8>> {
     if h.nbytes > max_out {
         return Err(CodecError::TooLarge(max_out));
     }
+    let mut out = vec![0u8; h.nbytes];
+    decode_into(src, &mut out)?;
+    Ok(out)
+}
+
+/// Decodes a blosc1 frame into the start of `dst`, each block straight into its place (the
+/// unshuffle reads the decompressed block from a buffer each thread keeps); returns the decoded
+/// size. A frame that decodes to more than `dst.len()` bytes is refused before anything is
+/// written. Blocks are decoded in parallel when the frame is large.
+pub fn decode_into(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    let h = header(src)?;
+    if h.nbytes > dst.len() {
+        return Err(CodecError::TooLarge(dst.len()));
+    }
     if h.cbytes > src.len() || h.cbytes < HEADER {
         return corrupt("blosc: frame size beyond the data");
     }
     let src = &src[..h.cbytes];
+    let out = &mut dst[..h.nbytes];
     if h.flags & MEMCPYED != 0 {
         return match src.get(HEADER..HEADER + h.nbytes) {
-            Some(d) => Ok(d.to_vec()),
+            Some(d) => {
+                out.copy_from_slice(d);
+                Ok(h.nbytes)
+            }
             None => corrupt("blosc: copied frame shorter than its size"),
         };
     }
     if h.nbytes == 0 {
-        return Ok(Vec::new());
+        return Ok(0);
     }
     if h.blocksize == 0 || h.typesize == 0 {
         return corrupt("blosc: zero block or type size");
@@ -178,7 +196,6 @@ pub fn decode(src: &[u8], max_out: usize) -> Result<Vec<u8>> {
     if HEADER + 4 * nblocks > src.len() {
         return corrupt("blosc: block offsets beyond the frame");
     }
-    let mut out = vec![0u8; h.nbytes];
     let work = |(j, dst): (usize, &mut [u8])| -> Result<()> {
         let start = le32(src, HEADER + 4 * j).unwrap_or(u32::MAX) as usize;
         let Some(block) = src.get(start..) else {
@@ -194,7 +211,27 @@ pub fn decode(src: &[u8], max_out: usize) -> Result<Vec<u8>> {
     } else {
         out.chunks_mut(h.blocksize).enumerate().try_for_each(work)?;
     }
-    Ok(out)
+    Ok(h.nbytes)
+}
+
+thread_local! {
+    /// A block on its way through a shuffle, reused by each thread from block to block.
+    static BLOCK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on a buffer of `len` bytes of this thread's (contents unspecified).
+fn with_block<T>(len: usize, f: impl FnOnce(&mut [u8]) -> T) -> T {
+    BLOCK.with(|b| match b.try_borrow_mut() {
+        Ok(mut b) => {
+            if b.len() < len {
+                b.resize(len, 0);
+            }
+            f(&mut b[..len])
+        }
+        // Only a re-entrant call finds it taken (a rayon worker that picks up another block
+        // while waiting); it gets a buffer of its own.
+        Err(_) => f(&mut vec![0u8; len]),
+    })
 }
 
 /// Whether a block of `bsize` bytes is cut into `typesize` streams.
@@ -208,22 +245,42 @@ fn splits(flags: u8, typesize: usize, bsize: usize, leftover: bool) -> bool {
 fn decode_block(h: &Header, src: &[u8], leftover: bool, dst: &mut [u8]) -> Result<()> {
     let bsize = dst.len();
     let ts = h.typesize;
-    let nsplits = if splits(h.flags, ts, bsize, leftover) {
-        ts
+    let byte = h.flags & DOSHUFFLE != 0 && ts > 1;
+    let bit = !byte && h.flags & DOBITSHUFFLE != 0;
+    if !(byte || bit) {
+        return decompress_block(h, src, leftover, dst);
+    }
+    with_block(bsize, |tmp| {
+        decompress_block(h, src, leftover, tmp)?;
+        if byte {
+            unshuffle(tmp, dst, ts);
+            return Ok(());
+        }
+        let n = bsize / ts;
+        // Newer frames bit-shuffle the whole multiple of 8 elements, leaving the rest; format
+        // 2 bit-shuffles only blocks of a multiple of 8 elements.
+        let whole = if h.version >= 3 || n.is_multiple_of(8) {
+            n - n % 8
+        } else {
+            0
+        };
+        bitunshuffle(tmp, dst, ts, whole);
+        dst[whole * ts..].copy_from_slice(&tmp[whole * ts..]);
+        Ok(())
+    })
+}
+
+/// Decompresses the streams of one block into `out` (the block's size), still shuffled.
+fn decompress_block(h: &Header, src: &[u8], leftover: bool, out: &mut [u8]) -> Result<()> {
+    let bsize = out.len();
+    let nsplits = if splits(h.flags, h.typesize, bsize, leftover) {
+        h.typesize
     } else {
         1
     };
     let neblock = bsize / nsplits;
-    let byte = h.flags & DOSHUFFLE != 0 && ts > 1;
-    let bit = !byte && h.flags & DOBITSHUFFLE != 0;
-    let mut tmp = if byte || bit {
-        vec![0u8; bsize]
-    } else {
-        Vec::new()
-    };
-    let target: &mut [u8] = if byte || bit { &mut tmp } else { &mut *dst };
     let mut at = 0usize;
-    for j in 0..nsplits {
+    for part in out.chunks_exact_mut(neblock).take(nsplits) {
         let Some(cb) = le32(src, at) else {
             return corrupt("blosc: truncated stream length");
         };
@@ -233,29 +290,15 @@ fn decode_block(h: &Header, src: &[u8], leftover: bool, dst: &mut [u8]) -> Resul
             return corrupt("blosc: truncated stream");
         };
         at += cb;
-        let out = &mut target[j * neblock..(j + 1) * neblock];
         if cb == neblock {
-            out.copy_from_slice(data);
-        } else if decompress(h.flags >> 5, data, out)? != neblock {
+            part.copy_from_slice(data);
+        } else if decompress(h.flags >> 5, data, part)? != neblock {
             return corrupt("blosc: stream decodes to the wrong size");
         }
     }
-    if byte {
-        unshuffle(&tmp, dst, ts);
-    } else if bit {
-        let n = bsize / ts;
-        if h.version >= 3 {
-            // Newer frames bit-shuffle the whole multiple of 8 elements, leaving the rest.
-            let whole = n - n % 8;
-            bitunshuffle(&tmp, dst, ts, whole);
-            dst[whole * ts..].copy_from_slice(&tmp[whole * ts..]);
-        } else if n.is_multiple_of(8) {
-            bitunshuffle(&tmp, dst, ts, n);
-            dst[n * ts..].copy_from_slice(&tmp[n * ts..]);
-        } else {
-            dst.copy_from_slice(&tmp);
-        }
-    }
+    // Bytes no stream covers (a split block not a multiple of the type size, in a frame
+    // c-blosc would not write) read as zeros, whatever the buffer held before.
+    out[nsplits * neblock..].fill(0);
     Ok(())
 }
 
@@ -274,9 +317,7 @@ fn decompress(format: u8, data: &[u8], out: &mut [u8]) -> Result<usize> {
                 _ => corrupt("blosc: bad zlib stream"),
             }
         }
-        4 => ruzstd::decoding::FrameDecoder::new()
-            .decode_all(data, out)
-            .map_err(|e| CodecError::Corrupt(format!("blosc: zstd: {e}"))),
+        4 => crate::zstd::decode_into(data, out),
         _ => Err(CodecError::Unsupported(format!(
             "blosc compressor format {format}"
         ))),
@@ -423,42 +464,70 @@ pub fn encode(src: &[u8], p: &Params) -> Result<Vec<u8>> {
 fn encode_block(h: &Header, p: &Params, src: &[u8], leftover: bool) -> Result<Vec<u8>> {
     let bsize = src.len();
     let ts = h.typesize;
-    let mut tmp;
-    let data: &[u8] = if h.flags & DOSHUFFLE != 0 && ts > 1 {
-        tmp = vec![0u8; bsize];
-        shuffle(src, &mut tmp, ts);
-        &tmp
-    } else if h.flags & DOBITSHUFFLE != 0 && (bsize / ts).is_multiple_of(8) {
+    let n = bsize / ts;
+    if h.flags & DOSHUFFLE != 0 && ts > 1 {
+        with_block(bsize, |tmp| {
+            shuffle(src, tmp, ts);
+            compress_block(h, p, tmp, leftover)
+        })
+    } else if h.flags & DOBITSHUFFLE != 0 && n.is_multiple_of(8) {
         // Format 2 bit-shuffles a block only when it holds a multiple of 8 elements.
-        let n = bsize / ts;
-        tmp = src.to_vec();
-        bitshuffle(src, &mut tmp, ts, n);
-        &tmp
+        with_block(bsize, |tmp| {
+            bitshuffle(src, tmp, ts, n);
+            tmp[n * ts..].copy_from_slice(&src[n * ts..]);
+            compress_block(h, p, tmp, leftover)
+        })
     } else {
-        src
-    };
-    let nsplits = if splits(h.flags, ts, bsize, leftover) {
-        ts
+        compress_block(h, p, src, leftover)
+    }
+}
+
+/// Compresses a (shuffled) block as its streams, each behind its length.
+fn compress_block(h: &Header, p: &Params, data: &[u8], leftover: bool) -> Result<Vec<u8>> {
+    let bsize = data.len();
+    let nsplits = if splits(h.flags, h.typesize, bsize, leftover) {
+        h.typesize
     } else {
         1
     };
     let neblock = bsize / nsplits;
     let mut out = Vec::with_capacity(bsize / 2 + 4 * nsplits);
-    for j in 0..nsplits {
-        let part = &data[j * neblock..(j + 1) * neblock];
-        let c = compress(p, part)?;
-        match c {
-            Some(c) if !c.is_empty() && c.len() < neblock => {
-                out.extend_from_slice(&(c.len() as u32).to_le_bytes());
-                out.extend_from_slice(&c);
-            }
-            _ => {
-                out.extend_from_slice(&(neblock as u32).to_le_bytes());
-                out.extend_from_slice(part);
-            }
-        }
+    for part in data.chunks_exact(neblock).take(nsplits) {
+        let at = out.len();
+        out.extend_from_slice(&[0; 4]);
+        let n = if compress_onto(p, part, &mut out)? {
+            out.len() - at - 4
+        } else {
+            out.truncate(at + 4);
+            out.extend_from_slice(part);
+            neblock
+        };
+        out[at..at + 4].copy_from_slice(&(n as u32).to_le_bytes());
     }
     Ok(out)
+}
+
+/// Appends one compressed stream to `out`; false (with `out` holding whatever was appended)
+/// when it does not shrink.
+fn compress_onto(p: &Params, part: &[u8], out: &mut Vec<u8>) -> Result<bool> {
+    if matches!(p.compressor, Compressor::Lz4 | Compressor::Lz4Hc) {
+        let at = out.len();
+        out.resize(at + lz4_flex::block::get_maximum_output_size(part.len()), 0);
+        return Ok(match lz4_flex::block::compress_into(part, &mut out[at..]) {
+            Ok(c) => {
+                out.truncate(at + c);
+                c > 0 && c < part.len()
+            }
+            Err(_) => false,
+        });
+    }
+    Ok(match compress(p, part)? {
+        Some(c) if !c.is_empty() && c.len() < part.len() => {
+            out.extend_from_slice(&c);
+            true
+        }
+        _ => false,
+    })
 }
 
 /// Compresses one stream; `None` when it does not shrink.
@@ -519,6 +588,7 @@ mod tests {
                         let dec = decode(&enc, raw.len()).unwrap();
                         assert!(dec == raw, "{c:?} {s:?} {ts} {clevel}");
                         assert!(decode(&enc, raw.len() - 1).is_err());
+                        crate::check_decode_into(decode_into, &enc, &raw);
                         for cut in [0, 10, enc.len() / 2] {
                             let _ = decode(&enc[..cut], raw.len());
                         }

@@ -2,12 +2,48 @@
 //! is one bzip2 stream; the client data holds the block size 1-9, in units of 100 kB) through the
 //! `bzip2` crate with its pure-Rust backend (libbz2-rs-sys).
 
-use crate::{read_bounded, CodecError, Result};
+use crate::{corrupt, read_bounded, CodecError, Result};
 
 /// Decodes a bzip2 stream (and any streams concatenated after it) of at most `max_out` bytes.
 pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
     let hint = input.len().saturating_mul(4).saturating_add(4096);
     read_bounded(::bzip2::read::MultiBzDecoder::new(input), max_out, hint)
+}
+
+/// Decodes a bzip2 stream (and any streams concatenated after it) into the start of `dst`;
+/// returns the decoded size. Streams that decode to more than `dst.len()` bytes are an error
+/// (`dst` may then have been written).
+pub fn decode_into(input: &[u8], dst: &mut [u8]) -> Result<usize> {
+    let bad = |e: ::bzip2::Error| CodecError::Corrupt(format!("bzip2: {e}"));
+    let mut rest = input;
+    let mut done = 0usize;
+    loop {
+        let mut d = ::bzip2::Decompress::new(false);
+        loop {
+            let (was_in, was_out) = (d.total_in(), d.total_out());
+            let status = d.decompress(rest, &mut dst[done..]).map_err(bad)?;
+            rest = &rest[(d.total_in() - was_in) as usize..];
+            done += (d.total_out() - was_out) as usize;
+            if status == ::bzip2::Status::StreamEnd {
+                break;
+            }
+            if d.total_in() == was_in && d.total_out() == was_out {
+                if done < dst.len() {
+                    return corrupt("bzip2: truncated stream");
+                }
+                // The output is full: one more byte means the stream holds more.
+                let mut probe = [0u8; 1];
+                match d.decompress(rest, &mut probe).map_err(bad)? {
+                    ::bzip2::Status::StreamEnd if d.total_out() == was_out => break,
+                    _ if d.total_out() > was_out => return Err(CodecError::TooLarge(dst.len())),
+                    _ => return corrupt("bzip2: truncated stream"),
+                }
+            }
+        }
+        if rest.is_empty() {
+            return Ok(done);
+        }
+    }
 }
 
 /// Encodes `input` as one bzip2 stream with block size `level` (1-9, 100 kB units).
@@ -38,5 +74,11 @@ mod tests {
         assert!(super::decode(&enc, raw.len() - 1).is_err());
         assert!(super::decode(&enc[..enc.len() / 2], raw.len()).is_err());
         assert!(super::decode(b"not bzip2", 100).is_err());
+        crate::check_decode_into(super::decode_into, &enc, &raw);
+        let mut two = enc.clone();
+        two.extend_from_slice(&enc);
+        let mut both = vec![0u8; 2 * raw.len()];
+        assert_eq!(super::decode_into(&two, &mut both), Ok(2 * raw.len()));
+        assert_eq!(both[raw.len()..], raw);
     }
 }

@@ -96,6 +96,29 @@ pub(crate) fn le32(b: &[u8], at: usize) -> Option<u32> {
     ))
 }
 
+/// Checks a codec's `decode_into` on a valid stream `enc` of `raw`: into a larger buffer it
+/// writes exactly `raw` and leaves the rest; into an exact one it fits; into a buffer one byte
+/// short it is refused as too large.
+#[cfg(test)]
+pub(crate) fn check_decode_into(
+    decode_into: fn(&[u8], &mut [u8]) -> Result<usize>,
+    enc: &[u8],
+    raw: &[u8],
+) {
+    let n = raw.len();
+    let mut dst = vec![9u8; n + 3];
+    assert_eq!(decode_into(enc, &mut dst), Ok(n));
+    assert_eq!(dst[..n], *raw);
+    assert_eq!(dst[n..], [9; 3]);
+    assert_eq!(decode_into(enc, &mut dst[..n]), Ok(n));
+    assert_eq!(dst[..n], *raw);
+    assert_eq!(
+        decode_into(enc, &mut dst[..n - 1]),
+        Err(CodecError::TooLarge(n - 1))
+    );
+    assert!(decode_into(&enc[..enc.len() / 2], &mut dst).is_err());
+}
+
 #[cfg(test)]
 mod tests {
     use crate::bitshuffle::Compression;
@@ -154,7 +177,20 @@ mod tests {
                 5 => crate::bitshuffle::decode(b, 4, 0, Compression::Lz4, max),
                 _ => crate::bitshuffle::decode(b, 4, 0, Compression::Zstd(1), max),
             };
-            r.ok().map(|v| v.len())
+            let r = r.ok();
+            // Decoding into a buffer agrees: the same bytes, or an error where decode errs.
+            let mut dst = vec![0u8; max];
+            let into = match kind {
+                0 => Some(crate::blosc::decode_into(b, &mut dst)),
+                1 => Some(crate::lz4::decode_into(b, &mut dst)),
+                3 => Some(crate::bzip2::decode_into(b, &mut dst)),
+                4 => Some(crate::zstd::decode_into(b, &mut dst)),
+                _ => None,
+            };
+            if let Some(into) = into {
+                assert_eq!(into.ok().map(|n| &dst[..n]), r.as_deref(), "kind {kind}");
+            }
+            r.map(|v| v.len())
         };
         for (kind, s) in &streams {
             assert_eq!(decode(*kind, s, raw.len()), Some(raw.len()), "kind {kind}");

@@ -11,18 +11,38 @@ pub const DEFAULT_BLOCK_SIZE: usize = 1 << 30;
 
 /// Decodes an HDF5-framed LZ4 chunk of at most `max_out` bytes.
 pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
-    let (Some(total), Some(block)) = (be64(input, 0), be32(input, 8)) else {
-        return corrupt("lz4: short header");
-    };
-    if total > max_out as u64 {
+    let total = decoded_size(input)?;
+    if total > max_out {
         return Err(CodecError::TooLarge(max_out));
     }
-    let total = total as usize;
+    let mut out = vec![0u8; total];
+    decode_into(input, &mut out)?;
+    Ok(out)
+}
+
+/// The decoded size an HDF5-framed LZ4 chunk declares.
+fn decoded_size(input: &[u8]) -> Result<usize> {
+    match be64(input, 0) {
+        Some(total) => Ok(usize::try_from(total).unwrap_or(usize::MAX)),
+        None => corrupt("lz4: short header"),
+    }
+}
+
+/// Decodes an HDF5-framed LZ4 chunk into the start of `dst`, each block straight into its
+/// place; returns the decoded size. A chunk that decodes to more than `dst.len()` bytes is
+/// refused before anything is written.
+pub fn decode_into(input: &[u8], dst: &mut [u8]) -> Result<usize> {
+    let total = decoded_size(input)?;
+    let Some(block) = be32(input, 8) else {
+        return corrupt("lz4: short header");
+    };
+    if total > dst.len() {
+        return Err(CodecError::TooLarge(dst.len()));
+    }
     let block = block as usize;
     if block == 0 && total > 0 {
         return corrupt("lz4: zero block size");
     }
-    let mut out = vec![0u8; total];
     let mut at = 12usize;
     let mut done = 0usize;
     while done < total {
@@ -36,11 +56,11 @@ pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
             return corrupt("lz4: truncated block");
         };
         at += stored;
-        let dst = &mut out[done..done + n];
+        let out = &mut dst[done..done + n];
         if stored == n {
-            dst.copy_from_slice(data);
+            out.copy_from_slice(data);
         } else {
-            match lz4_flex::block::decompress_into(data, dst) {
+            match lz4_flex::block::decompress_into(data, out) {
                 Ok(k) if k == n => {}
                 Ok(_) => return corrupt("lz4: block decodes short"),
                 Err(e) => return corrupt(format!("lz4: {e}")),
@@ -48,7 +68,7 @@ pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
         }
         done += n;
     }
-    Ok(out)
+    Ok(total)
 }
 
 /// Encodes `input` in blocks of `block_size` bytes (0: [`DEFAULT_BLOCK_SIZE`]).
@@ -63,19 +83,29 @@ pub fn encode(input: &[u8], block_size: usize) -> Result<Vec<u8>> {
     }
     // As the HDF5 filter does: a block never larger than the chunk.
     let block = block.min(input.len());
-    let mut out = Vec::with_capacity(12 + input.len() / 2);
-    out.extend_from_slice(&(input.len() as u64).to_be_bytes());
-    out.extend_from_slice(&(block as u32).to_be_bytes());
-    for piece in input.chunks(block.max(1)) {
-        let c = lz4_flex::block::compress(piece);
-        if c.len() >= piece.len() {
-            out.extend_from_slice(&(piece.len() as u32).to_be_bytes());
-            out.extend_from_slice(piece);
-        } else {
-            out.extend_from_slice(&(c.len() as u32).to_be_bytes());
-            out.extend_from_slice(&c);
-        }
+    let step = block.max(1);
+    let bound = input
+        .chunks(step)
+        .map(|p| 4 + lz4_flex::block::get_maximum_output_size(p.len()))
+        .sum::<usize>();
+    let mut out = vec![0u8; 12 + bound];
+    out[..8].copy_from_slice(&(input.len() as u64).to_be_bytes());
+    out[8..12].copy_from_slice(&(block as u32).to_be_bytes());
+    let mut at = 12usize;
+    for piece in input.chunks(step) {
+        // Each block is compressed straight into its place; one that does not shrink is
+        // stored as it is instead.
+        let n = match lz4_flex::block::compress_into(piece, &mut out[at + 4..]) {
+            Ok(c) if c < piece.len() => c,
+            _ => {
+                out[at + 4..at + 4 + piece.len()].copy_from_slice(piece);
+                piece.len()
+            }
+        };
+        out[at..at + 4].copy_from_slice(&(n as u32).to_be_bytes());
+        at += 4 + n;
     }
+    out.truncate(at);
     Ok(out)
 }
 
@@ -91,6 +121,17 @@ mod tests {
             assert!(enc.len() < raw.len() / 2);
             assert_eq!(super::decode(&enc, raw.len()).unwrap(), raw);
             assert!(super::decode(&enc, raw.len() - 1).is_err());
+            // Each block as lz4_flex compresses it alone, behind its stored size.
+            let mut want = (raw.len() as u64).to_be_bytes().to_vec();
+            let step = if bs == 0 { raw.len() } else { bs };
+            want.extend_from_slice(&(step as u32).to_be_bytes());
+            for piece in raw.chunks(step) {
+                let c = lz4_flex::block::compress(piece);
+                want.extend_from_slice(&(c.len() as u32).to_be_bytes());
+                want.extend_from_slice(&c);
+            }
+            assert_eq!(enc, want);
+            crate::check_decode_into(super::decode_into, &enc, &raw);
             assert!(super::decode(&enc[..enc.len() / 2], raw.len()).is_err());
         }
         // Incompressible blocks are stored as they are.

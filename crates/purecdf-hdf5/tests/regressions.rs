@@ -54,7 +54,7 @@ fn extensible_array_with_a_gap_before_its_last_block() {
         .map(|b| i16::from_le_bytes(b.try_into().unwrap()))
         .collect();
     let want: Vec<i16> = (0..164)
-        .map(|i| if i < 4 || i >= 160 { i } else { 0 })
+        .map(|i| if (4..160).contains(&i) { 0 } else { i })
         .collect();
     assert_eq!(got, want);
 }

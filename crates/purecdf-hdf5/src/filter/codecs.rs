@@ -20,6 +20,9 @@ struct Bzip2 {
 }
 
 impl Filter for Bzip2 {
+    fn decode_into(&self, input: &[u8], dst: &mut [u8]) -> bool {
+        matches!(bzip2::decode_into(input, dst), Ok(n) if n == dst.len())
+    }
     fn decode(&self, input: Vec<u8>, max_out: usize) -> Result<Vec<u8>, FilterError> {
         bzip2::decode(&input, max_out).map_err(err(BZIP2))
     }
@@ -36,6 +39,9 @@ struct Zstd {
 }
 
 impl Filter for Zstd {
+    fn decode_into(&self, input: &[u8], dst: &mut [u8]) -> bool {
+        matches!(zstd::decode_into(input, dst), Ok(n) if n == dst.len())
+    }
     fn decode(&self, input: Vec<u8>, max_out: usize) -> Result<Vec<u8>, FilterError> {
         zstd::decode(&input, max_out).map_err(err(ZSTD))
     }
@@ -52,6 +58,9 @@ struct Lz4 {
 }
 
 impl Filter for Lz4 {
+    fn decode_into(&self, input: &[u8], dst: &mut [u8]) -> bool {
+        matches!(lz4::decode_into(input, dst), Ok(n) if n == dst.len())
+    }
     fn decode(&self, input: Vec<u8>, max_out: usize) -> Result<Vec<u8>, FilterError> {
         lz4::decode(&input, max_out).map_err(err(LZ4))
     }
@@ -82,6 +91,9 @@ struct Blosc {
 }
 
 impl Filter for Blosc {
+    fn decode_into(&self, input: &[u8], dst: &mut [u8]) -> bool {
+        matches!(blosc::decode_into(input, dst), Ok(n) if n == dst.len())
+    }
     fn decode(&self, input: Vec<u8>, max_out: usize) -> Result<Vec<u8>, FilterError> {
         blosc::decode(&input, max_out).map_err(err(BLOSC))
     }

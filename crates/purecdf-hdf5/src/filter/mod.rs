@@ -86,6 +86,13 @@ pub trait Filter: Send + Sync {
     fn encode_slice(&self, input: &[u8]) -> Result<Vec<u8>, FilterError> {
         self.encode(input.to_vec())
     }
+    /// Undoes the filter straight into `dst`: true when `input` decoded to exactly
+    /// `dst.len()` bytes; false when it did not (corrupt, another size) or the filter has no
+    /// such path, leaving the contents of `dst` unspecified and the verdict to [`Filter::decode`].
+    fn decode_into(&self, input: &[u8], dst: &mut [u8]) -> bool {
+        let _ = (input, dst);
+        false
+    }
 }
 
 /// True when this build can decode filter `id` (what netcdf-c asks HDF5 with `H5Zfilter_avail`
@@ -164,20 +171,22 @@ pub fn decode_chunk(
 pub(crate) struct Scratch {
     /// The stored (filtered) bytes of the chunk being decoded; the caller fills it.
     pub(crate) raw: Vec<u8>,
-    /// The output of the inflate stage when another stage follows it.
-    #[cfg(feature = "deflate")]
+    /// The output of the decompressing stage when a shuffle follows it.
     stage: Vec<u8>,
     #[cfg(feature = "deflate")]
     inflater: Option<flate2::Decompress>,
 }
 
-/// Undoes the common pipelines (any of Fletcher-32, deflate and shuffle, in the order HDF5 applies
-/// them: checksum last, shuffle first) on `scratch.raw` straight into `dst`, fusing the unshuffle
-/// with the write to `dst`. Returns `Ok(true)` when the chunk decoded to exactly `dst.len()`
-/// bytes, `Ok(false)` otherwise: a pipeline this path does not handle, or data that is corrupt
-/// or not of the expected size. After `Ok(false)` the contents of `dst` are unspecified and the
-/// caller decodes with [`decode_chunk`], which gives the verdict (the error, or a short chunk).
-/// Every write stays inside `dst` and the scratch buffers grow to at most `dst.len()`.
+/// Undoes the common pipelines (Fletcher-32, then one decompressing filter, then the shuffle, in
+/// the order HDF5 applies them: checksum last, shuffle first, any of them absent) on
+/// `scratch.raw` straight into `dst`: the decompressing filter (deflate, bzip2, zstd, LZ4 or
+/// blosc, which unshuffles its own blocks) writes into `dst`, or into `scratch.stage` when a
+/// shuffle follows, fused with the write to `dst`. Returns `Ok(true)` when the chunk decoded to
+/// exactly `dst.len()` bytes, `Ok(false)` otherwise: a pipeline this path does not handle, or
+/// data that is corrupt or not of the expected size. After `Ok(false)` the contents of `dst`
+/// are unspecified and the caller decodes with [`decode_chunk`], which gives the verdict (the
+/// error, or a short chunk). Every write stays inside `dst` and the scratch buffers grow to at
+/// most `dst.len()`.
 pub(crate) fn decode_chunk_into(
     pipeline: &FilterPipeline,
     mask: u32,
@@ -193,7 +202,13 @@ pub(crate) fn decode_chunk_into(
         .filter(|(i, _)| *i >= 32 || mask & (1 << i) == 0)
         .map(|(_, f)| f)
         .peekable();
-    let mut input: &[u8] = &scratch.raw;
+    let Scratch {
+        raw,
+        stage,
+        #[cfg(feature = "deflate")]
+        inflater,
+    } = scratch;
+    let mut input: &[u8] = raw;
     if stages.peek().is_some_and(|f| f.id == FLETCHER32) {
         stages.next();
         match fletcher32::verified_len(input) {
@@ -212,30 +227,31 @@ pub(crate) fn decode_chunk_into(
             .map_or(element_size, |s| *s as usize)
             .max(1)
     };
+    // One decompressing stage into `out`, true when it gave exactly `out.len()` bytes.
+    // (Only the inflater is borrowed mutably, and only with deflate.)
+    #[cfg_attr(not(feature = "deflate"), allow(unused_mut))]
+    let mut decompress = |f: &FilterDesc, out: &mut [u8]| -> bool {
+        #[cfg(feature = "deflate")]
+        if f.id == DEFLATE {
+            let d = inflater.get_or_insert_with(|| flate2::Decompress::new(true));
+            return deflate::params_ok(&f.client_data) && deflate::inflate_into(d, input, out);
+        }
+        f.id != SHUFFLE
+            && build(f.id, &f.client_data, element_size)
+                .is_ok_and(|flt| flt.decode_into(input, out))
+    };
     match (first, second) {
         (None, _) if input.len() == dst.len() => dst.copy_from_slice(input),
         (Some(f), None) if f.id == SHUFFLE && input.len() == dst.len() => {
             shuffle::unshuffle_into(input, dst, shuffle_size(f))
         }
-        #[cfg(feature = "deflate")]
-        (Some(f), None) if f.id == DEFLATE && deflate::params_ok(&f.client_data) => {
-            let d = scratch
-                .inflater
-                .get_or_insert_with(|| flate2::Decompress::new(true));
-            return Ok(deflate::inflate_into(d, input, dst));
-        }
-        #[cfg(feature = "deflate")]
-        (Some(f), Some(g))
-            if f.id == DEFLATE && g.id == SHUFFLE && deflate::params_ok(&f.client_data) =>
-        {
-            let d = scratch
-                .inflater
-                .get_or_insert_with(|| flate2::Decompress::new(true));
-            scratch.stage.resize(dst.len(), 0);
-            if !deflate::inflate_into(d, input, &mut scratch.stage) {
+        (Some(f), None) => return Ok(decompress(f, dst)),
+        (Some(f), Some(g)) if g.id == SHUFFLE => {
+            stage.resize(dst.len(), 0);
+            if !decompress(f, stage) {
                 return Ok(false);
             }
-            shuffle::unshuffle_into(&scratch.stage, dst, shuffle_size(g));
+            shuffle::unshuffle_into(stage, dst, shuffle_size(g));
         }
         _ => return Ok(false),
     }
@@ -329,7 +345,7 @@ mod tests {
     #[test]
     fn decode_into_matches_the_general_pipeline() {
         let raw: Vec<u8> = (0..4001u32).flat_map(|v| (v * 7).to_le_bytes()).collect();
-        let cases: [(&[u16], bool); 8] = [
+        let cases: [(&[u16], bool); 17] = [
             (&[], true),
             (&[DEFLATE], true),
             (&[SHUFFLE], true),
@@ -338,6 +354,15 @@ mod tests {
             (&[SHUFFLE, DEFLATE, FLETCHER32], true),
             (&[FLETCHER32, SHUFFLE, DEFLATE], false),
             (&[SHUFFLE, FLETCHER32, DEFLATE], false),
+            (&[BZIP2], true),
+            (&[ZSTD], true),
+            (&[LZ4], true),
+            (&[BLOSC], true),
+            (&[SHUFFLE, LZ4], true),
+            (&[SHUFFLE, ZSTD, FLETCHER32], true),
+            (&[SHUFFLE, BZIP2], true),
+            (&[LZF], false),
+            (&[SHUFFLE, BITSHUFFLE], false),
         ];
         let mut scratch = Scratch::default();
         for (ids, fast) in cases {
@@ -382,7 +407,6 @@ mod tests {
                 decode_chunk_into(&p, 0, &mut scratch, &mut dst, 4),
                 Ok(false)
             );
-            #[cfg(feature = "deflate")]
             assert!(scratch.stage.len() <= len);
             assert_eq!(decode_chunk(&p, 0, data, len, 4).is_ok(), general_ok);
         };
@@ -394,6 +418,29 @@ mod tests {
         check(good.clone(), raw.len() - 4, false);
         // The stream holds less than the chunk: declined; the general path returns it.
         check(good.clone(), raw.len() + 4, true);
+        for ids in [&[SHUFFLE, LZ4][..], &[BLOSC], &[ZSTD], &[BZIP2]] {
+            let p = pipeline(ids);
+            let good = encode(&p, &raw);
+            for (data, len, general_ok) in [
+                (good[..good.len() / 2].to_vec(), raw.len(), false),
+                (good.clone(), raw.len() - 4, false),
+                (good.clone(), raw.len() + 4, true),
+            ] {
+                scratch.raw = data.clone();
+                let mut dst = vec![0u8; len];
+                assert_eq!(
+                    decode_chunk_into(&p, 0, &mut scratch, &mut dst, 4),
+                    Ok(false),
+                    "{ids:?}"
+                );
+                assert!(scratch.stage.len() <= raw.len() + 4);
+                assert_eq!(
+                    decode_chunk(&p, 0, data, len, 4).is_ok(),
+                    general_ok,
+                    "{ids:?}"
+                );
+            }
+        }
         let p = pipeline(&[FLETCHER32]);
         let mut sum = encode(&p, &raw);
         sum[3] ^= 1;

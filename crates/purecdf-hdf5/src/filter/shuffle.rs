@@ -10,89 +10,12 @@ pub(super) struct Shuffle {
 /// Undoes the shuffle of `src` (planes of `s`-byte elements) into `dst`, which has the same
 /// length. Trailing bytes that do not make a whole element are copied as they are.
 pub(super) fn unshuffle_into(src: &[u8], dst: &mut [u8], s: usize) {
-    debug_assert_eq!(src.len(), dst.len());
-    if s <= 1 || src.len() < s || src.len() != dst.len() {
+    if src.len() != dst.len() {
         let k = src.len().min(dst.len());
         dst[..k].copy_from_slice(&src[..k]);
         return;
     }
-    let n = src.len() / s;
-    let (body, tail) = dst.split_at_mut(n * s);
-    let p = |b: usize| &src[b * n..(b + 1) * n];
-    // Written element by element (sequential stores), reading one byte from each plane.
-    match s {
-        4 => {
-            let (p0, p1, p2, p3) = (p(0), p(1), p(2), p(3));
-            // Sixteen elements at a time with SSE2 (part of every x86-64 CPU), then the rest.
-            let done = interleave4_sse2(p0, p1, p2, p3, body);
-            for ((((e, a), b), c), d) in body[4 * done..]
-                .chunks_exact_mut(4)
-                .zip(&p0[done..])
-                .zip(&p1[done..])
-                .zip(&p2[done..])
-                .zip(&p3[done..])
-            {
-                e.copy_from_slice(&[*a, *b, *c, *d]);
-            }
-        }
-        8 => {
-            let planes: [&[u8]; 8] = std::array::from_fn(p);
-            for (i, e) in body.chunks_exact_mut(8).enumerate() {
-                for (b, plane) in planes.iter().enumerate() {
-                    e[b] = plane[i];
-                }
-            }
-        }
-        _ => {
-            for (i, e) in body.chunks_exact_mut(s).enumerate() {
-                for (b, v) in e.iter_mut().enumerate() {
-                    *v = src[b * n + i];
-                }
-            }
-        }
-    }
-    tail.copy_from_slice(&src[n * s..]);
-}
-
-/// Interleaves four byte planes of equal length into 4-byte elements of `out` (four times
-/// as long), sixteen elements per step; returns how many elements it wrote (a multiple of 16).
-#[cfg(target_arch = "x86_64")]
-fn interleave4_sse2(p0: &[u8], p1: &[u8], p2: &[u8], p3: &[u8], out: &mut [u8]) -> usize {
-    use std::arch::x86_64::{
-        __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi8,
-        _mm_unpacklo_epi16, _mm_unpacklo_epi8,
-    };
-    let n = p0
-        .len()
-        .min(p1.len())
-        .min(p2.len())
-        .min(p3.len())
-        .min(out.len() / 4)
-        / 16
-        * 16;
-    for i in (0..n).step_by(16) {
-        // SAFETY: SSE2 is part of x86-64; each load reads 16 bytes at i + 16 <= n <= the plane's
-        // length, and the four stores write 64 bytes at 4i + 64 <= 4n <= out.len(); unaligned
-        // loads and stores have no alignment requirement.
-        unsafe {
-            let load = |p: &[u8]| _mm_loadu_si128(p.as_ptr().add(i).cast::<__m128i>());
-            let (a, b, c, d) = (load(p0), load(p1), load(p2), load(p3));
-            let (ab_lo, ab_hi) = (_mm_unpacklo_epi8(a, b), _mm_unpackhi_epi8(a, b));
-            let (cd_lo, cd_hi) = (_mm_unpacklo_epi8(c, d), _mm_unpackhi_epi8(c, d));
-            let o = out.as_mut_ptr().add(4 * i).cast::<__m128i>();
-            _mm_storeu_si128(o, _mm_unpacklo_epi16(ab_lo, cd_lo));
-            _mm_storeu_si128(o.add(1), _mm_unpackhi_epi16(ab_lo, cd_lo));
-            _mm_storeu_si128(o.add(2), _mm_unpacklo_epi16(ab_hi, cd_hi));
-            _mm_storeu_si128(o.add(3), _mm_unpackhi_epi16(ab_hi, cd_hi));
-        }
-    }
-    n
-}
-
-/// Elsewhere the plain loop does all the work.
-#[cfg(not(target_arch = "x86_64"))]
-fn interleave4_sse2(_: &[u8], _: &[u8], _: &[u8], _: &[u8], _: &mut [u8]) -> usize {
-    0
+    purecdf_codecs::shuffle::unshuffle(src, dst, s);
 }
 
 impl Filter for Shuffle {
@@ -124,37 +47,8 @@ impl Filter for Shuffle {
         if s <= 1 || input.len() < s {
             return Ok(input.to_vec());
         }
-        let n = input.len() / s;
-        // Read element by element (sequential loads), writing one byte to each plane.
         let mut out = vec![0u8; input.len()];
-        let (body, tail) = out.split_at_mut(n * s);
-        let elements = input[..n * s].chunks_exact(s);
-        match s {
-            4 => {
-                let (p0, rest) = body.split_at_mut(n);
-                let (p1, rest) = rest.split_at_mut(n);
-                let (p2, p3) = rest.split_at_mut(n);
-                for ((((e, a), b), c), d) in elements
-                    .zip(p0.iter_mut())
-                    .zip(p1.iter_mut())
-                    .zip(p2.iter_mut())
-                    .zip(p3.iter_mut())
-                {
-                    *a = e[0];
-                    *b = e[1];
-                    *c = e[2];
-                    *d = e[3];
-                }
-            }
-            _ => {
-                for (b, plane) in body.chunks_exact_mut(n).enumerate() {
-                    for (o, e) in plane.iter_mut().zip(input.chunks_exact(s)) {
-                        *o = e[b];
-                    }
-                }
-            }
-        }
-        tail.copy_from_slice(&input[n * s..]);
+        purecdf_codecs::shuffle::shuffle(input, &mut out, s);
         Ok(out)
     }
 }
