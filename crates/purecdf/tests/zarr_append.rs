@@ -121,3 +121,55 @@ fn append_to_a_zarr_python_store_keeps_its_codec() {
         .collect();
     assert_eq!(got, ["0", "1", "2", "3", "40", "50"], "{text}");
 }
+
+/// Pure Zarr stores get their metadata consolidated in `.zmetadata`, the same objects as on disk
+/// (rewritten when an append changes them); NCZarr stores get none (netcdf-c would leave it
+/// stale).
+#[test]
+fn pure_zarr_stores_are_consolidated() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.zarr");
+    let url = format!("file://{}#mode=zarr,file", path.display());
+    {
+        let mut f = purecdf::create(&url, purecdf::Format::Netcdf4).unwrap();
+        f.add_dimension("x", 2).unwrap();
+        let v = f.add_variable::<i32>("v", &["x"]).unwrap();
+        f.put_values(v, &[1, 2], ..).unwrap();
+        f.close().unwrap();
+    }
+    {
+        let mut f = purecdf::append(&url).unwrap();
+        f.redef().unwrap();
+        f.add_attribute("added", "later").unwrap();
+        f.close().unwrap();
+    }
+    let text = std::fs::read_to_string(path.join(".zmetadata")).unwrap();
+    let md: Vec<(String, String)> = {
+        // Each "key": {object} of the metadata member, compared as text with the file.
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["zarr_consolidated_format"], 1);
+        v["metadata"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, o)| (k.clone(), o.to_string()))
+            .collect()
+    };
+    let keys: Vec<&str> = md.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, [".zgroup", ".zattrs", "v/.zarray", "v/.zattrs"]);
+    for (k, o) in &md {
+        let on_disk: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path.join(k)).unwrap()).unwrap();
+        assert_eq!(&on_disk.to_string(), o, "{k}");
+    }
+    assert!(text.contains("\"added\":\"later\""), "{text}");
+    let nczarr = dir.path().join("n.zarr");
+    let mut f = purecdf::create(
+        format!("file://{}#mode=nczarr,file", nczarr.display()),
+        purecdf::Format::Netcdf4,
+    )
+    .unwrap();
+    f.add_dimension("x", 2).unwrap();
+    f.close().unwrap();
+    assert!(!nczarr.join(".zmetadata").exists());
+}

@@ -39,6 +39,15 @@ pub(crate) fn parse_object(bytes: &[u8], key: &str) -> Result<Map<String, Value>
     }
 }
 
+/// True when consolidated metadata shows an NCZarr root (a superblock key).
+fn is_nczarr_root(md: &Map<String, Value>) -> bool {
+    [".zgroup", ".zattrs"].iter().any(|k| {
+        md.get(*k).and_then(Value::as_object).is_some_and(|o| {
+            o.contains_key("_NCZARR_SUPERBLOCK") || o.contains_key("_nczarr_superblock")
+        })
+    })
+}
+
 /// At most 60 characters of a JSON value, for messages.
 fn short(v: &Value) -> String {
     let t = v.to_string();
@@ -59,6 +68,9 @@ impl<'a> MetaSource<'a> {
             if let Some(bytes) = store.get(".zmetadata").map_err(super::store_err)? {
                 let m = parse_object(&bytes, ".zmetadata")?;
                 match m.get("metadata") {
+                    // netcdf-c neither reads nor updates `.zmetadata`: for an NCZarr store it
+                    // may be stale, so only pure Zarr stores are read through it.
+                    Some(Value::Object(md)) if is_nczarr_root(md) => {}
                     Some(Value::Object(md)) => consolidated = Some(md.clone()),
                     _ => {
                         return Err(Error::with_detail(

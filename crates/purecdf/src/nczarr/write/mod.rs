@@ -6,7 +6,8 @@
 //! value and codecs (its filters: the last is the `compressor`, the rest `filters`). Chunks
 //! written are kept decoded in memory and encoded in parallel when the cache grows large, on
 //! `sync` and on `close`. Metadata is written after the chunks it describes, so a store never
-//! shows an array larger than the chunks written for it.
+//! shows an array larger than the chunks written for it. Pure Zarr stores also get their
+//! metadata consolidated in `.zmetadata` (written last).
 
 mod chunks;
 mod json;
@@ -272,8 +273,14 @@ impl NczarrWriter {
     /// Writes every group's and variable's metadata.
     fn write_metadata(&mut self) -> Result<()> {
         let s = &self.defs.schema;
+        // Pure Zarr stores get every object consolidated in `.zmetadata` too, written last
+        // (zarr-python's and xarray's `consolidated` form). NCZarr stores do not: netcdf-c
+        // would leave it stale when it writes the store.
+        let consolidated = std::cell::RefCell::new(Map::new());
         let put = |store: &dyn Store, key: String, v: &Value| {
-            store.set(&key, &json::text(v)).map_err(super::store_err)
+            store.set(&key, &json::text(v)).map_err(super::store_err)?;
+            consolidated.borrow_mut().insert(key, v.clone());
+            Ok::<(), Error>(())
         };
         for g in 0..s.groups.len() {
             let gid = GroupId(g);
@@ -350,6 +357,15 @@ impl NczarrWriter {
                 join_key(&key, ".zattrs"),
                 &json::zattrs(&var.atts, xarray, self.nczarr()),
             )?;
+        }
+        if self.modes.zarr {
+            let zmetadata = json!({
+                "metadata": Value::Object(consolidated.into_inner()),
+                "zarr_consolidated_format": 1,
+            });
+            self.store
+                .set(".zmetadata", &json::text(&zmetadata))
+                .map_err(super::store_err)?;
         }
         Ok(())
     }
