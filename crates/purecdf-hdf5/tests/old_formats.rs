@@ -133,3 +133,31 @@ fn continuation_blocks_are_followed_first_in_first_out() {
     let var = f.dataset("var").unwrap();
     assert_eq!(names(var.attributes().unwrap()), fifo_order("v", false));
 }
+
+/// A datatype message shared in HDF5 1.4–1.6's version 1 form (`shared_v1.h5`, made by
+/// `tests/data/make_shared_v1.py`): the committed compound type is found through it, and the
+/// data reads as h5dump 1.10 reads it.
+#[test]
+fn version_1_shared_datatype_message() {
+    let f = open("shared_v1.h5");
+    let ds = f.dataset("d").unwrap();
+    let m = ds
+        .header()
+        .messages
+        .iter()
+        .find(|m| m.mtype == MessageType::DATATYPE)
+        .unwrap();
+    assert_eq!(m.data[0], 1, "a version 1 shared message");
+    assert_eq!(ds.dtype.size(), 12);
+    let raw = ds.read_raw().unwrap();
+    let rows: Vec<(i32, f64)> = raw
+        .chunks(12)
+        .map(|r| {
+            (
+                i32::from_le_bytes(r[..4].try_into().unwrap()),
+                f64::from_le_bytes(r[4..].try_into().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(rows, [(1, 0.5), (-2, 1.5), (3, -2.25)]);
+}
