@@ -23,13 +23,7 @@ cargo build --release -q -p purecdf --example nc_bench ${FEATURES:+--features "$
 OURS=target/release/examples/nc_bench
 THEIRS=$DATA/nc4bench
 
-best() { # best of N runs of a command printing seconds
-    local b=999999 t
-    for _ in $(seq "$N"); do t=$("$@"); b=$(echo "$t $b" | awk '{print ($1 < $2) ? $1 : $2}'); done
-    echo "$b"
-}
-ratio() { echo "$1 $2" | awk '{printf "%.2f", $1 / $2}'; }
-size() { stat -c %s "$1" | awk '{printf "%.1f MB", $1 / 1e6}'; }
+source benches/lib.sh
 
 # name, filter list (blosc: filter version, blosc version, type size, chunk bytes (the first four
 # filled in on write), level 5, byte shuffle 1, compressor 1 = lz4).

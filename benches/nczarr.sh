@@ -24,13 +24,7 @@ cargo build --release -q -p purecdf --example nc_bench ${FEATURES:+--features "$
 OURS=target/release/examples/nc_bench
 THEIRS=$DATA/nc4bench
 
-best() { # best of N runs of a command printing seconds
-    local b=999999 t
-    for _ in $(seq "$N"); do t=$("$@" 2>/dev/null | head -1); b=$(echo "$t $b" | awk '{print ($1 < $2) ? $1 : $2}'); done
-    echo "$b"
-}
-ratio() { echo "$1 $2" | awk '{printf "%.2f", $1 / $2}'; }
-size() { du -sb "$1" | awk '{printf "%.1f MB", $1 / 1e6}'; }
+source benches/lib.sh
 url() { echo "file://$1#mode=nczarr,file"; }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -18,12 +18,7 @@ THEIRS=$DATA/nc4bench
 [ -f "$DATA/chunked.nc" ] || "$THEIRS" create "$DATA/chunked.nc" >/dev/null
 [ -f "$DATA/many.nc" ] || "$THEIRS" create_many "$DATA/many.nc" 5000 >/dev/null
 
-best() { # best of N runs of a command printing seconds
-    local b=999999 t
-    for _ in $(seq "$N"); do t=$("$@"); b=$(echo "$t $b" | awk '{print ($1 < $2) ? $1 : $2}'); done
-    echo "$b"
-}
-ratio() { echo "$1 $2" | awk '{printf "%.2f", $1 / $2}'; }
+source benches/lib.sh
 
 # Warm the page cache for both.
 cat "$DATA/chunked.nc" "$DATA/many.nc" > /dev/null

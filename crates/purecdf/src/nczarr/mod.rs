@@ -58,6 +58,53 @@ impl std::fmt::Debug for NczarrFile {
     }
 }
 
+/// How a store is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// An existing store, read-only.
+    Read,
+    /// An existing store, for writing.
+    Write,
+    /// A new store (replacing whatever is there).
+    Create,
+}
+
+/// The store at a location.
+///
+/// # Errors
+/// System errors; NC_ENOTBUILT for S3.
+pub(crate) fn location_store(loc: &Location, access: Access) -> Result<Box<dyn Store>> {
+    let writable = access != Access::Read;
+    let store: Box<dyn Store> = match (loc.kind, access) {
+        (StoreKind::Directory, Access::Create) => {
+            Box::new(DirectoryStore::create(&loc.path, true).map_err(store_err)?)
+        }
+        (StoreKind::Directory, _) => {
+            Box::new(DirectoryStore::open(&loc.path, writable).map_err(store_err)?)
+        }
+        (StoreKind::Zip, Access::Create) => {
+            Box::new(ZipStore::create(&loc.path, true).map_err(store_err)?)
+        }
+        (StoreKind::Zip, _) => Box::new(ZipStore::open(&loc.path, writable).map_err(store_err)?),
+        (StoreKind::S3, _) => {
+            return Err(Error::with_detail(
+                ErrorKind::NotBuilt,
+                "S3 storage is not implemented yet",
+            ))
+        }
+    };
+    Ok(store)
+}
+
+/// A store's metadata as the netCDF data model (consolidated metadata used where trusted).
+///
+/// # Errors
+/// As [`build::build`].
+pub(crate) fn read_metadata(store: &dyn Store, modes: Modes) -> Result<build::Built> {
+    let src = source::MetaSource::new(store, true)?;
+    build::build(&src, modes)
+}
+
 /// True when a plain path names a Zarr store: a directory holding Zarr metadata at its root.
 pub(crate) fn is_store_directory(path: &Path) -> bool {
     path.is_dir()
@@ -73,18 +120,7 @@ impl NczarrFile {
     /// System errors for a missing store, NC_ENOTNC when it holds no Zarr group, NC_ENCZARR for
     /// malformed metadata.
     pub(crate) fn open(loc: &Location) -> Result<NczarrFile> {
-        let store: Box<dyn Store> = match loc.kind {
-            StoreKind::Directory => {
-                Box::new(DirectoryStore::open(&loc.path, false).map_err(store_err)?)
-            }
-            StoreKind::Zip => Box::new(ZipStore::open(&loc.path, false).map_err(store_err)?),
-            StoreKind::S3 => {
-                return Err(Error::with_detail(
-                    ErrorKind::NotBuilt,
-                    "S3 storage is not implemented yet",
-                ))
-            }
-        };
+        let store = location_store(loc, Access::Read)?;
         Self::from_store_modes(store, loc.modes)
     }
 
@@ -102,10 +138,7 @@ impl NczarrFile {
     }
 
     fn from_store_modes(store: Box<dyn Store>, modes: Modes) -> Result<NczarrFile> {
-        let built = {
-            let src = source::MetaSource::new(store.as_ref(), true)?;
-            build::build(&src, modes)?
-        };
+        let built = read_metadata(store.as_ref(), modes)?;
         Ok(NczarrFile {
             store,
             schema: built.schema,

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::super::meta::ArrayMeta;
 use super::super::read::{chunk_key, chunk_parts, for_each_run, read_raw};
 use super::super::strings::{encode_vlen_utf8, read_string_chunk, read_strings};
+use super::super::zarr_slab;
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::VarId;
 use crate::selection::Hyperslab;
@@ -232,9 +233,4 @@ fn covers_chunk(meta: &ArrayMeta, slab: &Hyperslab, part: &super::super::read::C
         let lo = part.coords[d] * c;
         slab.stride[d] <= 1 && lo + c <= meta.shape[d] && part.ranges[d].1 - part.ranges[d].0 == c
     })
-}
-
-/// A netCDF hyperslab in the array's Zarr shape (a scalar is a one-element array).
-fn zarr_slab(meta: &ArrayMeta, slab: &Hyperslab) -> Hyperslab {
-    super::super::zarr_slab(meta, slab)
 }

@@ -15,13 +15,13 @@ mod json;
 use serde_json::{json, Map, Value};
 
 use super::meta::ArrayMeta;
-use super::url::{Location, Modes, StoreKind};
+use super::url::{Location, Modes};
 use crate::backend::{Backend, Chunking, Format};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{DimId, GroupId, NcType, Schema, Values, VarId, ROOT};
 use crate::nc4def::{nc4_backend_mut, Defs, Host};
 use crate::selection::Hyperslab;
-use purecdf_store::{join_key, DirectoryStore, Store, ZipStore};
+use purecdf_store::{join_key, Store};
 
 /// An NCZarr or Zarr store being written.
 pub struct NczarrWriter {
@@ -64,17 +64,7 @@ impl NczarrWriter {
         if noclobber && loc.path.exists() {
             return Err(Error::new(ErrorKind::Exist));
         }
-        let store: Box<dyn Store> = match loc.kind {
-            StoreKind::Directory => {
-                Box::new(DirectoryStore::create(&loc.path, true).map_err(super::store_err)?)
-            }
-            StoreKind::Zip => {
-                Box::new(ZipStore::create(&loc.path, true).map_err(super::store_err)?)
-            }
-            StoreKind::S3 => {
-                return fail(ErrorKind::NotBuilt, "S3 storage is not implemented yet");
-            }
-        };
+        let store = super::location_store(loc, super::Access::Create)?;
         Ok(Self::new(store, loc.modes))
     }
 
@@ -84,19 +74,8 @@ impl NczarrWriter {
     /// # Errors
     /// As reading the store; NC_EPERM for NCZarr version 1 stores (read-only, as in netcdf-c).
     pub(crate) fn open(loc: &Location) -> Result<NczarrWriter> {
-        let store: Box<dyn Store> = match loc.kind {
-            StoreKind::Directory => {
-                Box::new(DirectoryStore::open(&loc.path, true).map_err(super::store_err)?)
-            }
-            StoreKind::Zip => Box::new(ZipStore::open(&loc.path, true).map_err(super::store_err)?),
-            StoreKind::S3 => {
-                return fail(ErrorKind::NotBuilt, "S3 storage is not implemented yet");
-            }
-        };
-        let built = {
-            let src = super::source::MetaSource::new(store.as_ref(), true)?;
-            super::build::build(&src, loc.modes)?
-        };
+        let store = super::location_store(loc, super::Access::Write)?;
+        let built = super::read_metadata(store.as_ref(), loc.modes)?;
         if built.flavour == super::build::Flavour::V1 {
             return fail(ErrorKind::Perm, "NCZarr version 1 stores are read-only");
         }
@@ -411,10 +390,24 @@ impl Backend for NczarrWriter {
 
     fn read_raw(&self, var: VarId, slab: &Hyperslab, out: &mut [u8]) -> Result<()> {
         let Some(meta) = self.arrays.get(var.0).and_then(Option::as_ref) else {
-            // Not stored yet: all fill.
-            let fill = crate::convert::default_fill(self.defs.schema.var(var).typ);
-            let _ = fill;
-            out.fill(0);
+            // Not stored yet (define mode): the fill value throughout, zeros without one.
+            let def = self.defs.schema.var(var);
+            let fill = def
+                .att("_FillValue")
+                .map(|a| a.values.clone())
+                .or_else(|| crate::convert::default_fill(def.typ))
+                .filter(|_| !def.no_fill);
+            match fill
+                .map(|f| crate::convert::values_to_ne_bytes(&f))
+                .transpose()?
+            {
+                Some(one) if !one.is_empty() => {
+                    for e in out.chunks_exact_mut(one.len()) {
+                        e.copy_from_slice(&one);
+                    }
+                }
+                _ => out.fill(0),
+            }
             return Ok(());
         };
         self.cache
