@@ -4,7 +4,8 @@
 //! and the filters deflate+shuffle, fletcher32, bzip2, zstd, blosc and lz4. Each value zarr-python
 //! reads must be the value written; netCDF4-python (netcdf-c 4.10, which reads our stores'
 //! lower-case NCZarr keys) must see the same dimensions and data. Our own reader must read the
-//! stores back too.
+//! stores back too. The same dataset is also written as a zip archive (netcdf-c's layout, our
+//! `ZipStore`), which zarr-python reads through its own `ZipStore`.
 //!
 //! A Python with zarr, numcodecs, numpy and netCDF4 comes from `$PURECDF_PYTHON` or `python3`;
 //! without one only our own reading is checked, unless `PURECDF_REQUIRE_REFERENCE=1`.
@@ -215,6 +216,7 @@ fn our_stores_read_back_everywhere() {
     let dir = tempfile::tempdir().unwrap();
     let main = dir.path().join("ours.zarr");
     let strings = dir.path().join("strings.zarr");
+    let zipped = dir.path().join("zipped.zip");
     let stores = [
         (
             main.clone(),
@@ -226,11 +228,18 @@ fn our_stores_read_back_everywhere() {
             "zarr",
             write_strings(&format!("file://{}#mode=nczarr,file", strings.display())),
         ),
+        // The same dataset in a zip archive written by our ZipStore.
+        (
+            zipped.clone(),
+            "zarr",
+            write_store(&format!("file://{}#mode=nczarr,zip", zipped.display())),
+        ),
     ];
     let mut problems = Vec::new();
     for (path, _, written) in &stores {
         // Our own reader, by URL and by path.
-        let url = format!("file://{}#mode=nczarr,file", path.display());
+        // No storage word: a `.zip` path is a zip store, anything else a directory.
+        let url = format!("file://{}#mode=nczarr", path.display());
         for target in [url, path.display().to_string()] {
             let file = purecdf::open(&target).unwrap();
             for w in written {

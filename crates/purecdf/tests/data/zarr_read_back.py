@@ -1,4 +1,4 @@
-"""Reads Zarr stores with zarr-python (zarr_format=2) and, for NCZarr stores, netCDF4-python
+"""Reads Zarr stores (directories, or zip archives in netcdf-c's layout) with zarr-python (zarr_format=2) and, for NCZarr stores, netCDF4-python
 (netcdf-c 4.10), and prints what each holds as JSON: for every array its dtype, shape, data in
 C order (NaN as "NaN") and attributes (NCZarr's own keys left out); for netCDF4 every
 variable's dimensions and data. Usage: zarr_read_back.py STORE [nczarr|zarr]..."""
@@ -27,7 +27,15 @@ def plain(x):
 
 def zarr_view(path):
     out = {}
-    root = zarr.open_group(path, mode="r", zarr_format=2)
+    if path.endswith(".zip"):
+        # netcdf-c's zip layout: the keys under a top directory named after the archive.
+        import os
+
+        store = zarr.storage.ZipStore(path, mode="r")
+        top = os.path.splitext(os.path.basename(path))[0]
+        root = zarr.open_group(store, path=top, mode="r", zarr_format=2)
+    else:
+        root = zarr.open_group(path, mode="r", zarr_format=2)
 
     def walk(g, prefix):
         for name, a in g.arrays():
