@@ -8,17 +8,20 @@
 //!
 //! Implementations: [`DirectoryStore`] (a directory tree: one file per key, netcdf-c's `file`
 //! mode), [`ZipStore`] (a zip archive, netcdf-c's `zip` mode, and zarr-python's `ZipStore`) and
-//! [`MemoryStore`].
+//! [`MemoryStore`]; with feature `remote`, [`remote::S3Store`] (an S3 bucket, netcdf-c's `s3` mode)
+//! and [`remote::RangeReader`] (one remote object read with `Range` requests, `#mode=bytes`).
 
 mod directory;
 mod key;
 mod memory;
+#[cfg(feature = "remote")]
+pub mod remote;
 mod zip;
 
 use std::fmt::Debug;
 
 pub use directory::DirectoryStore;
-pub use key::{check_key, immediate_children, join_key};
+pub use key::{check_key, immediate_children, join_key, percent_decode};
 pub use memory::MemoryStore;
 pub use zip::ZipStore;
 
@@ -48,6 +51,16 @@ pub enum StoreError {
         what: String,
         /// Where: a key, or an offset in the container.
         place: String,
+    },
+    /// A request to a remote store failed (after its retries).
+    #[error("{url}: {what}")]
+    Remote {
+        /// The URL (never with credentials or a query string).
+        url: String,
+        /// What happened, e.g. `GET answered 403 AccessDenied`.
+        what: String,
+        /// The HTTP status, when there was an answer.
+        status: Option<u16>,
     },
     /// An object larger than this build can hold in memory.
     #[error("{key}: object of {size} bytes is too large")]

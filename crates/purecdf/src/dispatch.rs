@@ -97,6 +97,9 @@ pub fn open(path: impl AsRef<Path>) -> Result<File> {
 /// As [`open`].
 pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<File> {
     let path = path.as_ref();
+    if let Some((url, s3)) = path.to_str().and_then(crate::remote::bytes_url) {
+        return crate::remote::open_bytes(url, s3).map_err(|e| e.path(path));
+    }
     if let Some(b) = open_zarr(path)? {
         return Ok(File::from_backend(Box::new(b), path.to_path_buf()));
     }

@@ -123,6 +123,10 @@ pub enum ErrorKind {
     AttMeta,
     /// NC_ENCZARR: malformed NCZarr or Zarr metadata or data.
     Nczarr,
+    /// NC_ES3: an S3 request failed.
+    S3,
+    /// NC_EACCESS: a remote object (`#mode=bytes`) could not be read.
+    Access,
 }
 
 impl ErrorKind {
@@ -184,6 +188,8 @@ impl ErrorKind {
             BadMeta => -108,
             AttMeta => -107,
             Nczarr => -137,
+            S3 => -138,
+            Access => -77,
         }
     }
 
@@ -305,6 +311,8 @@ impl ErrorKind {
             BadMeta => "NetCDF: Problem with variable metadata.",
             AttMeta => "NetCDF: Can't open HDF5 attribute",
             Nczarr => "NetCDF: NCZarr error",
+            S3 => "NetCDF: AWS S3 error",
+            Access => "NetCDF: Access failure",
         }
     }
 }

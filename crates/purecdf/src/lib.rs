@@ -32,6 +32,7 @@ pub mod model;
 mod nc4def;
 pub mod nczarr;
 pub mod netcdf4;
+mod remote;
 mod selection;
 
 pub use backend::{Chunking, ExtendedFormat, Format, Quantize};

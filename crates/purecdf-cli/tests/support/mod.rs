@@ -4,6 +4,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod http_server;
+
 use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -178,6 +180,15 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    run_env(program, args, dir, &[])
+}
+
+/// As [`run`], with these environment variables set for the tool.
+pub fn run_env<I, S>(program: &str, args: I, dir: &Path, env: &[(&str, &str)]) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     use std::os::unix::process::CommandExt;
     // argv[0] is the bare tool name, so messages that start with it compare equal.
     let name = Path::new(program)
@@ -185,6 +196,7 @@ where
         .unwrap_or(OsStr::new(program));
     let mut cmd = Command::new(program);
     cmd.arg0(name);
+    cmd.envs(env.iter().copied());
     run_command(cmd, program, args, dir)
 }
 

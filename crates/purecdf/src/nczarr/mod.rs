@@ -37,6 +37,7 @@ use url::{Location, Modes, StoreKind};
 pub(crate) fn store_err(e: StoreError) -> Error {
     match e {
         StoreError::Io { key, source } => Error::io(source).detail(key),
+        e @ StoreError::Remote { .. } => Error::with_detail(ErrorKind::S3, e.to_string()),
         other => Error::with_detail(ErrorKind::Nczarr, other.to_string()),
     }
 }
@@ -86,14 +87,30 @@ pub(crate) fn location_store(loc: &Location, access: Access) -> Result<Box<dyn S
             Box::new(ZipStore::create(&loc.path, true).map_err(store_err)?)
         }
         (StoreKind::Zip, _) => Box::new(ZipStore::open(&loc.path, writable).map_err(store_err)?),
-        (StoreKind::S3, _) => {
-            return Err(Error::with_detail(
-                ErrorKind::NotBuilt,
-                "S3 storage is not implemented yet",
-            ))
-        }
+        (StoreKind::S3, _) => s3_store(loc, access)?,
     };
     Ok(store)
+}
+
+/// The S3 store of a location; creating one erases what its prefix held (as netcdf-c's
+/// `NC_CLOBBER` does).
+#[cfg(feature = "remote")]
+fn s3_store(loc: &Location, access: Access) -> Result<Box<dyn Store>> {
+    let url = loc.path.to_string_lossy();
+    let store =
+        purecdf_store::remote::S3Store::open(&url, access != Access::Read).map_err(store_err)?;
+    if access == Access::Create {
+        store.erase("").map_err(store_err)?;
+    }
+    Ok(Box::new(store))
+}
+
+#[cfg(not(feature = "remote"))]
+fn s3_store(_: &Location, _: Access) -> Result<Box<dyn Store>> {
+    Err(Error::with_detail(
+        ErrorKind::NotBuilt,
+        "S3 storage needs purecdf's `remote` feature",
+    ))
 }
 
 /// A store's metadata as the netCDF data model (consolidated metadata used where trusted).

@@ -44,7 +44,7 @@ pub(crate) struct Location {
 }
 
 /// Splits the `mode=` words out of a URL fragment (`key=value&key=value`).
-fn mode_words(fragment: &str) -> Vec<String> {
+pub(crate) fn mode_words(fragment: &str) -> Vec<String> {
     fragment
         .split('&')
         .filter_map(|kv| {
@@ -55,26 +55,6 @@ fn mode_words(fragment: &str) -> Vec<String> {
         .map(|w| w.trim().to_ascii_lowercase())
         .filter(|w| !w.is_empty())
         .collect()
-}
-
-/// Decodes `%XX` escapes in a URL path.
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            let hex = |c: u8| (c as char).to_digit(16);
-            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Parses `s` when it is a URL (`scheme://...`) or carries a `#mode=` fragment; `None` for a
@@ -123,8 +103,8 @@ fn parse_url(body: &str, scheme: Option<&str>, fragment: &str) -> Result<Locatio
             "s3" => kind = Some(StoreKind::S3),
             "bytes" => {
                 return Err(Error::with_detail(
-                    ErrorKind::NotBuilt,
-                    "byte-range access (mode=bytes) is not implemented yet",
+                    ErrorKind::Inval,
+                    "a byte-range URL (mode=bytes) names a netCDF file to read, not a Zarr store",
                 ))
             }
             // Modes of other dispatchers and future ones: netcdf-c ignores unknown words too.
@@ -147,13 +127,19 @@ fn parse_url(body: &str, scheme: Option<&str>, fragment: &str) -> Result<Locatio
             if rest.is_empty() {
                 return bad("a file URL without a path");
             }
-            percent_decode(rest)
+            purecdf_store::percent_decode(rest)
         }
         Some("s3") => {
             kind = Some(StoreKind::S3);
             body.to_string()
         }
         Some("http" | "https") => {
+            if words.is_empty() {
+                return Err(Error::with_detail(
+                    ErrorKind::NotBuilt,
+                    format!("OPeNDAP (DAP2/DAP4) access is not implemented; add #mode=bytes to read a file with HTTP range requests: {body}"),
+                ));
+            }
             kind.get_or_insert(StoreKind::S3);
             body.to_string()
         }
@@ -164,12 +150,6 @@ fn parse_url(body: &str, scheme: Option<&str>, fragment: &str) -> Result<Locatio
     } else {
         StoreKind::Directory
     });
-    if kind == StoreKind::S3 {
-        return Err(Error::with_detail(
-            ErrorKind::NotBuilt,
-            "S3 storage (mode=s3) is not implemented yet",
-        ));
-    }
     Ok(Location {
         path: PathBuf::from(path),
         kind,
@@ -213,9 +193,17 @@ mod tests {
         );
         assert!(parse("file://#mode=file").unwrap().is_err());
         assert!(parse("gopher://h/x#mode=nczarr").unwrap().is_err());
-        let e = parse("s3://bucket/key#mode=nczarr,s3")
-            .unwrap()
-            .unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::NotBuilt);
+        let l = loc("s3://bucket/key#mode=nczarr,s3");
+        assert_eq!(
+            (l.kind, l.path),
+            (StoreKind::S3, PathBuf::from("s3://bucket/key"))
+        );
+        let l = loc("http://127.0.0.1:9/b/k#mode=zarr");
+        assert_eq!(l.kind, StoreKind::S3);
+        assert!(l.modes.zarr);
+        let dap = parse("https://host/x.nc").unwrap().unwrap_err();
+        assert_eq!(dap.kind(), ErrorKind::NotBuilt);
+        let bytes = parse("https://host/x.nc#mode=bytes").unwrap().unwrap_err();
+        assert_eq!(bytes.kind(), ErrorKind::Inval);
     }
 }

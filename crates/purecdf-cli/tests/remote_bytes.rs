@@ -1,0 +1,324 @@
+//! `#mode=bytes` (issue 11): netCDF files read over HTTP `Range` requests from a counting server
+//! on 127.0.0.1 (`support/http_server.rs`).
+//!
+//! - every classic, netCDF-4 and HDF5 file of netcdf-c's test data and of `hdf5-wild` dumps
+//!   over HTTP exactly as it dumps from disk (plain and `-s`), except those whose external links
+//!   and virtual datasets name other local files;
+//! - request counts at the server: `ncdump -h` of a netCDF-4 file with 200 variables in at most
+//!   10 requests, `ncdump -v` of a record variable of a 10,000-record classic file in at most 20;
+//! - faults (404, 403, 500 then success, truncated bodies, slow answers, a server that stops):
+//!   clean errors naming the URL, no hang, no credential printed.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use support::http_server::{Faults, TestServer};
+use support::{run, run_env, OURS, REF_NCGEN};
+
+/// Every netCDF/HDF5 file of the shared corpora, relative to `shared/conformance`.
+fn corpus() -> Option<(PathBuf, Vec<PathBuf>)> {
+    let netcdf_c = support::netcdf_c_data()?;
+    let root = netcdf_c.parent().unwrap().to_path_buf();
+    let mut files = Vec::new();
+    let mut stack = vec![root.join("netcdf-c"), root.join("hdf5-wild")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("elink_") || n.starts_with("vds_"))
+            {
+                // External links and virtual datasets name other files by local path, which a
+                // remote reader cannot follow.
+                continue;
+            } else if matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("nc" | "h5" | "hdf5" | "nc4")
+            ) {
+                files.push(p.strip_prefix(&root).unwrap().to_path_buf());
+            }
+        }
+    }
+    files.sort();
+    Some((root, files))
+}
+
+#[test]
+fn corpus_dumps_over_http_as_from_disk() {
+    let Some((root, files)) = corpus() else {
+        return;
+    };
+    assert!(files.len() > 50, "only {} corpus files", files.len());
+    let server = TestServer::start();
+    let work = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for rel in &files {
+        let local = root.join(rel);
+        let served = format!("/c/{}", rel.display());
+        server.put(&served, std::fs::read(&local).unwrap());
+        let url = format!("{}{served}#mode=bytes", server.base());
+        for flags in [&[][..], &["-s"][..]] {
+            let mut a: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+            a.push(local.display().to_string());
+            let here = run(OURS.ncdump, &a, work.path());
+            *a.last_mut().unwrap() = url.clone();
+            let there = run(OURS.ncdump, &a, work.path());
+            if here.code != there.code || here.stdout != there.stdout {
+                failures.push(format!(
+                    "{} {flags:?}: exit {:?} locally, {:?} over HTTP; {}",
+                    rel.display(),
+                    here.code,
+                    there.code,
+                    String::from_utf8_lossy(&there.stderr)
+                ));
+            }
+        }
+    }
+    support::assert_no_failures("remote dumps", &failures);
+}
+
+/// A file made by netcdf-c's `ncgen` from `cdl` (ours when the reference is missing and not
+/// required).
+fn generate(cdl: &str, kind: &str, dir: &Path, name: &str) -> PathBuf {
+    let cdl_path = dir.join(format!("{name}.cdl"));
+    std::fs::write(&cdl_path, cdl).unwrap();
+    let out = dir.join(name);
+    let ncgen = if Path::new(REF_NCGEN).is_file() {
+        REF_NCGEN
+    } else {
+        support::unavailable::<()>("/usr/bin/ncgen");
+        OURS.ncgen
+    };
+    let r = run(
+        ncgen,
+        [
+            "-k",
+            kind,
+            "-o",
+            out.to_str().unwrap(),
+            cdl_path.to_str().unwrap(),
+        ],
+        dir,
+    );
+    assert!(r.success, "{}", r.failure("ncgen"));
+    out
+}
+
+fn count(server: &TestServer) -> usize {
+    server.take_seen().len()
+}
+
+#[test]
+fn header_of_200_variable_netcdf4_file_in_few_requests() {
+    let work = tempfile::tempdir().unwrap();
+    let mut cdl =
+        String::from("netcdf many {\ndimensions:\n  x = 1000 ;\n  t = UNLIMITED ;\nvariables:\n");
+    for i in 0..200 {
+        cdl.push_str(&format!(
+            "  float v{i}(t, x) ;\n    v{i}:units = \"m\" ;\n    v{i}:long_name = \"variable {i}\" ;\n"
+        ));
+    }
+    cdl.push_str("data:\n");
+    // 5 records of every variable: 4 MB of data among the metadata.
+    for i in 0..200 {
+        cdl.push_str(&format!(
+            " v{i} = {} ;\n",
+            vec![format!("{i}.5"); 5000].join(", ")
+        ));
+    }
+    cdl.push_str("}\n");
+    let file = generate(&cdl, "nc4", work.path(), "many.nc");
+    let server = TestServer::start();
+    server.put("/many.nc", std::fs::read(&file).unwrap());
+    let local = run(OURS.ncdump, ["-h", file.to_str().unwrap()], work.path());
+    let url = format!("{}/many.nc#mode=bytes", server.base());
+    let remote = run(OURS.ncdump, ["-h", url.as_str()], work.path());
+    assert!(remote.success, "{}", remote.failure("ncdump"));
+    assert!(local.stdout == remote.stdout, "remote dump differs");
+    let n = count(&server);
+    eprintln!(
+        "ncdump -h of a {}-byte netCDF-4 file with 200 variables: {n} requests",
+        std::fs::metadata(&file).unwrap().len()
+    );
+    assert!(n <= 10, "{n} requests");
+    // The data too, in few requests.
+    let remote = run(OURS.ncdump, [url.as_str()], work.path());
+    let local = run(OURS.ncdump, [file.to_str().unwrap()], work.path());
+    assert!(local.stdout == remote.stdout, "remote dump differs");
+    eprintln!("whole ncdump: {} requests", count(&server));
+}
+
+#[test]
+fn record_variable_of_10000_records_in_few_requests() {
+    let work = tempfile::tempdir().unwrap();
+    let n = 10_000;
+    let mut cdl = String::from(
+        "netcdf recs {\ndimensions:\n  t = UNLIMITED ;\n  x = 3 ;\n  y = 100 ;\nvariables:\n  int t(t) ;\n  double a(t, x) ;\n  float b(t) ;\n  double c(t, y) ;\ndata:\n",
+    );
+    let t: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    cdl.push_str(&format!(" t = {} ;\n", t.join(", ")));
+    let a: Vec<String> = (0..3 * n).map(|i| format!("{}.25", i % 1000)).collect();
+    cdl.push_str(&format!(" a = {} ;\n", a.join(", ")));
+    let b: Vec<String> = (0..n).map(|i| format!("{}", i % 77)).collect();
+    cdl.push_str(&format!(" b = {} ;\n}}\n", b.join(", ")));
+    let file = generate(&cdl, "classic", work.path(), "recs.nc");
+    let server = TestServer::start();
+    server.put("/recs.nc", std::fs::read(&file).unwrap());
+    let url = format!("{}/recs.nc#mode=bytes", server.base());
+    for var in ["b", "a"] {
+        let local = run(
+            OURS.ncdump,
+            ["-v", var, file.to_str().unwrap()],
+            work.path(),
+        );
+        let remote = run(OURS.ncdump, ["-v", var, url.as_str()], work.path());
+        assert!(remote.success, "{}", remote.failure("ncdump"));
+        assert!(local.stdout == remote.stdout, "remote dump differs");
+        let requests = count(&server);
+        eprintln!("ncdump -v {var} of a 10,000-record classic file: {requests} requests");
+        assert!(requests <= 20, "{requests} requests for -v {var}");
+    }
+}
+
+/// A small classic file to serve in the fault tests.
+fn small_file(dir: &Path) -> PathBuf {
+    generate(
+        "netcdf small {\ndimensions:\n  x = 4 ;\nvariables:\n  int v(x) ;\ndata:\n v = 1, 2, 3, 4 ;\n}\n",
+        "classic",
+        dir,
+        "small.nc",
+    )
+}
+
+const QUICK: [(&str, &str); 2] = [("PURECDF_HTTP_TIMEOUT", "1"), ("PURECDF_HTTP_RETRIES", "2")];
+
+#[test]
+fn faults_give_clean_errors() {
+    let work = tempfile::tempdir().unwrap();
+    let file = small_file(work.path());
+    let server = TestServer::start();
+    server.put("/f/small.nc", std::fs::read(&file).unwrap());
+    let url = format!("{}/f/small.nc#mode=bytes", server.base());
+    let expected = run(OURS.ncdump, [file.to_str().unwrap()], work.path()).stdout;
+    let dump = |env: &[(&str, &str)]| run_env(OURS.ncdump, [url.as_str()], work.path(), env);
+    let secret = [
+        ("AWS_ACCESS_KEY_ID", "AKIDSECRETTEST"),
+        ("AWS_SECRET_ACCESS_KEY", "TOPSECRETVALUE123"),
+        ("PURECDF_HTTP_TIMEOUT", "1"),
+        ("PURECDF_HTTP_RETRIES", "2"),
+    ];
+
+    // 500 twice, then success: retried.
+    server.set_faults(Faults {
+        fail_next: 2,
+        ..Faults::default()
+    });
+    let r = dump(&QUICK);
+    assert!(r.success, "{}", r.failure("ncdump"));
+    assert!(r.stdout == expected, "remote dump differs");
+
+    // 404, 403 and 500 for good: an error naming the URL, exit status 1.
+    for (status, word) in [(404, "404"), (403, "403"), (500, "500")] {
+        server.set_faults(Faults {
+            status: vec![("/f/".into(), status)],
+            ..Faults::default()
+        });
+        let t0 = std::time::Instant::now();
+        let r = dump(&secret);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.code, Some(1), "{status}: {err}");
+        assert!(err.contains("/f/small.nc"), "{status}: {err}");
+        assert!(!err.contains("TOPSECRET"), "{err}");
+        assert!(
+            t0.elapsed().as_secs() < 10,
+            "{status} took {:?}",
+            t0.elapsed()
+        );
+        // The library's error says what the server answered.
+        let e = purecdf::open(&url).unwrap_err().to_string();
+        assert!(
+            e.contains("/f/small.nc") && e.contains(word),
+            "{status}: {e}"
+        );
+    }
+
+    // Truncated bodies: retried, then an error.
+    server.set_faults(Faults {
+        truncate: true,
+        ..Faults::default()
+    });
+    let r = dump(&QUICK);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.code, Some(1), "{err}");
+    assert!(err.contains("small.nc"), "{err}");
+
+    // A server that ignores Range still works.
+    server.set_faults(Faults {
+        ignore_range: true,
+        ..Faults::default()
+    });
+    let r = dump(&QUICK);
+    assert!(r.success, "{}", r.failure("ncdump"));
+    assert!(r.stdout == expected, "remote dump differs");
+
+    // Slow answers: a time-out, not a hang.
+    server.set_faults(Faults {
+        delay: Some(std::time::Duration::from_secs(5)),
+        ..Faults::default()
+    });
+    let t0 = std::time::Instant::now();
+    let r = run_env(
+        OURS.ncdump,
+        [url.as_str()],
+        work.path(),
+        &[
+            ("PURECDF_HTTP_TIMEOUT", "0.5"),
+            ("PURECDF_HTTP_RETRIES", "1"),
+        ],
+    );
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.code, Some(1), "{err}");
+    assert!(err.contains("small.nc"), "{err}");
+    assert!(t0.elapsed().as_secs() < 15, "took {:?}", t0.elapsed());
+
+    // Nothing listening.
+    server.set_faults(Faults::default());
+    server.stop();
+    let r = dump(&QUICK);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.code, Some(1), "{err}");
+    assert!(err.contains("small.nc"), "{err}");
+}
+
+/// The library: a server that stops while a big variable is being read gives an error, and a
+/// bad URL an error naming it.
+#[test]
+fn server_stopping_mid_read() {
+    let work = tempfile::tempdir().unwrap();
+    let mut cdl =
+        String::from("netcdf big {\ndimensions:\n  x = 4000000 ;\nvariables:\n  int v(x) ;\n}\n");
+    cdl.push('\n');
+    let file = generate(&cdl, "classic", work.path(), "big.nc");
+    let server = TestServer::start();
+    server.put("/big.nc", std::fs::read(&file).unwrap());
+    let url = format!("{}/big.nc#mode=bytes", server.base());
+    let f = purecdf::open(&url).expect("open over HTTP");
+    let v = f.variable("v").unwrap();
+    let first: Vec<i32> = v.get_values((&[0u64][..], &[10u64][..])).unwrap();
+    assert_eq!(first, vec![-2147483647; 10]);
+    server.stop();
+    let t0 = std::time::Instant::now();
+    let all: purecdf::Result<Vec<i32>> = v.get_values(..);
+    let err = all.unwrap_err();
+    assert!(err.to_string().contains("big.nc"), "{err}");
+    assert!(t0.elapsed().as_secs() < 20, "took {:?}", t0.elapsed());
+    let err = purecdf::open("http://127.0.0.1:1/nothing.nc#mode=bytes").unwrap_err();
+    assert!(err.to_string().contains("nothing.nc"), "{err}");
+}
