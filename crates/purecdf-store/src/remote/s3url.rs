@@ -108,9 +108,13 @@ impl S3Url {
             .map_or(self.endpoint.as_str(), |(_, h)| h)
     }
 
-    /// The same bucket with `key` below this URL's key.
+    /// The same bucket with `key` below this URL's key (the empty key: this URL's key).
     pub fn child(&self, key: &str) -> String {
-        crate::join_key(&self.key, key)
+        if key.is_empty() {
+            self.key.clone()
+        } else {
+            crate::join_key(&self.key, key)
+        }
     }
 }
 
@@ -220,6 +224,7 @@ mod tests {
             ),
             ("http://localhost:1234", "eu-north-1", "ds/.zgroup")
         );
+        assert_eq!(u.child(""), "ds");
         for bad in [
             "s3:///x",
             "http://host/",

@@ -173,6 +173,7 @@ impl Builder<'_> {
             }
             None => self.search(prefix)?,
         };
+        self.prefetch_children(prefix, &vars, &groups);
         let types = self.attr_types(prefix, zattrs.as_ref())?;
         self.schema.groups[gid.0].atts = attributes(zattrs.as_ref(), &types, &zattrs_key, None)?;
         for v in vars {
@@ -193,14 +194,48 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// Reads the metadata of a group's variables and subgroups in parallel.
+    fn prefetch_children(&self, prefix: &str, vars: &[String], groups: &[String]) {
+        let (var_objs, group_objs): (&[&str], &[&str]) = match self.flavour {
+            Flavour::V1 => (
+                &[".zarray", ".zattrs", ".nczarray", ".nczattr"],
+                &[".zgroup", ".zattrs", ".nczgroup"],
+            ),
+            _ => (&[".zarray", ".zattrs"], &[".zgroup", ".zattrs"]),
+        };
+        let keys = vars
+            .iter()
+            .flat_map(|v| var_objs.iter().map(move |o| (v, o)))
+            .chain(
+                groups
+                    .iter()
+                    .flat_map(|g| group_objs.iter().map(move |o| (g, o))),
+            )
+            .map(|(child, obj)| join_key(&join_key(prefix, child), obj))
+            .collect();
+        self.src.prefetch(keys);
+    }
+
     /// Children of a group found by listing: arrays (a `.zarray` below) and groups (a `.zgroup`).
     fn search(&self, prefix: &str) -> Result<(Vec<String>, Vec<String>)> {
         let mut vars = Vec::new();
         let mut groups = Vec::new();
-        for name in self.src.list(prefix)? {
-            if name.starts_with('.') {
-                continue;
-            }
+        let names: Vec<String> = self
+            .src
+            .list(prefix)?
+            .into_iter()
+            .filter(|n| !n.starts_with('.'))
+            .collect();
+        self.src.prefetch(
+            names
+                .iter()
+                .flat_map(|n| {
+                    let child = join_key(prefix, n);
+                    [join_key(&child, ".zarray"), join_key(&child, ".zgroup")]
+                })
+                .collect(),
+        );
+        for name in names {
             let child = join_key(prefix, &name);
             if self.src.exists(&join_key(&child, ".zarray"))? {
                 vars.push(name);
@@ -293,8 +328,18 @@ impl Builder<'_> {
             .as_ref()
             .and_then(|a| a.get("storage"))
             .and_then(Value::as_str);
-        // 4.8/4.9 mark a scalar by its storage, 4.10 by `"scalar": 1`.
-        let scalar = storage == Some("scalar")
+        // 4.8/4.9 mark a scalar by its storage, 4.10 by `"scalar": 1`; in pure Zarr netcdf-c
+        // writes one as shape [1] with no dimension names.
+        let pure_scalar = ncarray.is_none()
+            && !self.modes.noxarray
+            && meta.shape == [1]
+            && zattrs
+                .as_ref()
+                .and_then(|a| a.get("_ARRAY_DIMENSIONS"))
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty);
+        let scalar = pure_scalar
+            || storage == Some("scalar")
             || ncarray
                 .as_ref()
                 .and_then(|a| a.get("scalar"))

@@ -10,9 +10,14 @@ use purecdf_store::Store;
 /// The largest metadata object read (a JSON document, not chunk data).
 const MAX_METADATA_BYTES: usize = 256 << 20;
 
-/// Metadata objects by key.
+/// What one metadata key held when read: its bytes, or nothing.
+type Fetched = Option<std::sync::Arc<Vec<u8>>>;
+
+/// Metadata objects by key, each read from the store at most once (a remote store pays one
+/// request per key, and [`MetaSource::prefetch`] sends a group's requests in parallel).
 pub(crate) struct MetaSource<'a> {
     store: &'a dyn Store,
+    read: std::sync::Mutex<std::collections::HashMap<String, Fetched>>,
     consolidated: Option<Map<String, Value>>,
     /// A Zarr version 3 store: v2 keys are answered from `zarr.json` (see `super::v3`).
     v3: bool,
@@ -81,14 +86,56 @@ impl<'a> MetaSource<'a> {
                 }
             }
         }
-        let v3 = consolidated.is_none()
-            && !store.exists(".zgroup").map_err(super::store_err)?
-            && store.exists("zarr.json").map_err(super::store_err)?;
-        Ok(MetaSource {
+        let mut src = MetaSource {
             store,
+            read: Default::default(),
             consolidated,
-            v3,
-        })
+            v3: false,
+        };
+        if src.consolidated.is_none() {
+            src.prefetch(vec![".zgroup".into(), ".zattrs".into(), "zarr.json".into()]);
+            src.v3 = src.get(".zgroup")?.is_none() && src.get("zarr.json")?.is_some();
+        }
+        Ok(src)
+    }
+
+    /// The object at `key` (read once).
+    fn get(&self, key: &str) -> Result<Fetched> {
+        if let Some(hit) = self.lock().get(key) {
+            return Ok(hit.clone());
+        }
+        let got = self
+            .store
+            .get(key)
+            .map_err(super::store_err)?
+            .map(std::sync::Arc::new);
+        self.lock().insert(key.to_string(), got.clone());
+        Ok(got)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Fetched>> {
+        self.read
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Reads these keys in parallel ahead of their use (not when the metadata is consolidated
+    /// or translated from Zarr v3). Failures are left for the later read to report.
+    pub(crate) fn prefetch(&self, keys: Vec<String>) {
+        use rayon::prelude::*;
+        if self.consolidated.is_some() || self.v3 {
+            return;
+        }
+        let missing: Vec<String> = {
+            let read = self.lock();
+            keys.into_iter().filter(|k| !read.contains_key(k)).collect()
+        };
+        if missing.len() < 2 {
+            return;
+        }
+        missing.par_iter().for_each(|k| {
+            let _ = self.get(k);
+        });
     }
 
     /// The JSON object at `key`, or `None` when there is none.
@@ -109,7 +156,7 @@ impl<'a> MetaSource<'a> {
                 )),
             };
         }
-        match self.store.get(key).map_err(super::store_err)? {
+        match self.get(key)? {
             None => Ok(None),
             Some(bytes) => parse_object(&bytes, key).map(Some),
         }
@@ -125,7 +172,7 @@ impl<'a> MetaSource<'a> {
         }
         match &self.consolidated {
             Some(c) => Ok(c.contains_key(key)),
-            None => self.store.exists(key).map_err(super::store_err),
+            None => Ok(self.get(key)?.is_some()),
         }
     }
 

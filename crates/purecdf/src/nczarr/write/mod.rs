@@ -15,7 +15,7 @@ mod json;
 use serde_json::{json, Map, Value};
 
 use super::meta::ArrayMeta;
-use super::url::{Location, Modes};
+use super::url::{Location, Modes, StoreKind};
 use crate::backend::{Backend, Chunking, Format};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{DimId, GroupId, NcType, Schema, Values, VarId, ROOT};
@@ -36,6 +36,10 @@ pub struct NczarrWriter {
     /// The definitions of an opened store as read: its metadata is rewritten only when they
     /// change.
     loaded: Option<Schema>,
+    /// Write metadata only when flushing, after the chunks (S3): a failed upload leaves no
+    /// metadata describing chunks that are not there, and a new store without its root
+    /// `.zgroup` does not open at all.
+    defer_metadata: bool,
 }
 
 impl std::fmt::Debug for NczarrWriter {
@@ -65,7 +69,9 @@ impl NczarrWriter {
             return Err(Error::new(ErrorKind::Exist));
         }
         let store = super::location_store(loc, super::Access::Create)?;
-        Ok(Self::new(store, loc.modes))
+        let mut w = Self::new(store, loc.modes);
+        w.defer_metadata = loc.kind == StoreKind::S3;
+        Ok(w)
     }
 
     /// Opens an existing store for writing (data mode), its definitions as [`super::NczarrFile`]
@@ -109,6 +115,7 @@ impl NczarrWriter {
             arrays: built.arrays.into_iter().map(Some).collect(),
             cache: chunks::ChunkCache::default(),
             closed: false,
+            defer_metadata: loc.kind == StoreKind::S3,
         })
     }
 
@@ -122,6 +129,7 @@ impl NczarrWriter {
             cache: chunks::ChunkCache::default(),
             closed: false,
             loaded: None,
+            defer_metadata: false,
         }
     }
 
@@ -255,9 +263,10 @@ impl NczarrWriter {
         // Pure Zarr stores get every object consolidated in `.zmetadata` too, written last
         // (zarr-python's and xarray's `consolidated` form). NCZarr stores do not: netcdf-c
         // would leave it stale when it writes the store.
+        // Every object is stored below; the root `.zgroup` (which makes the store a dataset) and
+        // `.zmetadata` go last.
         let consolidated = std::cell::RefCell::new(Map::new());
-        let put = |store: &dyn Store, key: String, v: &Value| {
-            store.set(&key, &json::text(v)).map_err(super::store_err)?;
+        let put = |key: String, v: &Value| {
             consolidated.borrow_mut().insert(key, v.clone());
             Ok::<(), Error>(())
         };
@@ -300,11 +309,7 @@ impl NczarrWriter {
                     json!({"dimensions": dims, "arrays": vars, "groups": groups}),
                 );
             }
-            put(
-                self.store.as_ref(),
-                join_key(&prefix, ".zgroup"),
-                &Value::Object(zgroup),
-            )?;
+            put(join_key(&prefix, ".zgroup"), &Value::Object(zgroup))?;
             let mut atts = grp.atts.clone();
             // Written in pure Zarr too, as netcdf-c does: readers know the store's `<U1` arrays
             // as netcdf-c's one-byte characters by it.
@@ -315,7 +320,6 @@ impl NczarrWriter {
                 });
             }
             put(
-                self.store.as_ref(),
                 join_key(&prefix, ".zattrs"),
                 &json::zattrs(&atts, None, self.nczarr()),
             )?;
@@ -323,23 +327,28 @@ impl NczarrWriter {
         for v in 0..s.vars.len() {
             let vid = VarId(v);
             let key = self.var_key(vid);
-            put(
-                self.store.as_ref(),
-                join_key(&key, ".zarray"),
-                &Value::Object(self.zarray(vid)?),
-            )?;
+            put(join_key(&key, ".zarray"), &Value::Object(self.zarray(vid)?))?;
             let var = s.var(vid);
             let xarray = (!self.modes.noxarray)
                 .then(|| var.dims.iter().map(|d| s.dim(*d).name.clone()).collect());
             put(
-                self.store.as_ref(),
                 join_key(&key, ".zattrs"),
                 &json::zattrs(&var.atts, xarray, self.nczarr()),
             )?;
         }
+        let consolidated = consolidated.into_inner();
+        let root_last = consolidated
+            .iter()
+            .filter(|(k, _)| k.as_str() != ".zgroup")
+            .chain(consolidated.get_key_value(".zgroup"));
+        for (key, v) in root_last {
+            self.store
+                .set(key, &json::text(v))
+                .map_err(super::store_err)?;
+        }
         if self.modes.zarr {
             let zmetadata = json!({
-                "metadata": Value::Object(consolidated.into_inner()),
+                "metadata": Value::Object(consolidated),
                 "zarr_consolidated_format": 1,
             });
             self.store
@@ -444,6 +453,9 @@ impl Host for NczarrWriter {
 
     fn materialize(&mut self) -> Result<()> {
         self.fix_arrays()?;
+        if self.defer_metadata {
+            return Ok(());
+        }
         self.write_metadata()
     }
 
