@@ -323,6 +323,40 @@ fn nccopy_and_ncgen_write_to_s3() {
             there.1.lines().skip(1).collect::<Vec<_>>()
         );
     }
+    // netcdf-c's own zipped test stores (those our ncdump reads), copied to S3 and back.
+    let Some(data) = support::netcdf_c_data() else {
+        return;
+    };
+    let mut copied = 0;
+    for e in std::fs::read_dir(data.join("nczarr_test"))
+        .unwrap()
+        .flatten()
+    {
+        let p = e.path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        if !name.ends_with(".zip") {
+            continue;
+        }
+        let source = format!("file://{}#mode=nczarr,zip", p.display());
+        let here = dump(&[&source], &env, work.path());
+        if here.0 != Some(0) {
+            continue;
+        }
+        let stem = name
+            .trim_end_matches(".zip")
+            .trim_end_matches(".zarr")
+            .trim_end_matches(".file");
+        let url = moto.url(&format!("zips/{stem}"), "nczarr,s3");
+        let r = run_env(NCCOPY, [source.as_str(), url.as_str()], work.path(), &env);
+        assert!(r.success, "{name}: {}", r.failure("nccopy"));
+        let there = dump(&[&url], &env, work.path());
+        let body = |t: &str| t.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+        if there.0 != Some(0) || body(&here.1) != body(&there.1) {
+            failures.push(format!("{name}: S3 copy dumps differently: {}", there.2));
+        }
+        copied += 1;
+    }
+    assert!(copied >= 3, "only {copied} of netcdf-c's zip stores copied");
     support::assert_no_failures("stores written to S3", &failures);
 }
 

@@ -3,6 +3,7 @@
 //!
 //! * `read FILE VAR` — read a float variable whole.
 //! * `open FILE` — open the file and list its variables.
+//! * `readall FILE` — read every numeric variable of the root group whole (as doubles).
 //! * `threads FILE N VAR...` — read each VAR whole, with N threads sharing one handle.
 //! * `write FILE` — create FILE with a 256 MiB float variable `data` (256×512×512, chunks
 //!   1×512×512, deflate 1 + shuffle), written one 512×512 slab per call with the same values as
@@ -29,6 +30,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let f = purecdf::open(&args[1])?;
             std::hint::black_box(f.variables().count());
         }
+        Some("readall") => {
+            let f = purecdf::open(&args[1])?;
+            for v in f.variables() {
+                if v.vartype().is_numeric() {
+                    let data: Vec<f64> = v.get_values(..)?;
+                    std::hint::black_box(&data);
+                }
+            }
+        }
         Some("threads") => {
             let f = purecdf::open(&args[1])?;
             let n: usize = args[2].parse()?;
@@ -49,7 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("write") => write(&args[1])?,
         _ => {
             return Err(
-                "usage: nc_bench read FILE VAR | open FILE | threads FILE N VAR... | write FILE"
+                "usage: nc_bench read FILE VAR | open FILE | readall FILE | threads FILE N VAR... | write FILE"
                     .into(),
             )
         }

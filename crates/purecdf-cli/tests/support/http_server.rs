@@ -119,6 +119,7 @@ impl Drop for TestServer {
 
 fn serve(conn: TcpStream, state: &Mutex<State>, stopped: &AtomicBool) {
     let _ = conn.set_read_timeout(Some(Duration::from_secs(30)));
+    let _ = conn.set_nodelay(true);
     let mut reader = BufReader::new(conn.try_clone().expect("clone socket"));
     let mut out = conn;
     loop {
@@ -182,7 +183,9 @@ fn serve(conn: TcpStream, state: &Mutex<State>, stopped: &AtomicBool) {
         } else {
             &payload[..]
         };
-        if out.write_all(head.as_bytes()).is_err() || out.write_all(send).is_err() {
+        let mut message = head.into_bytes();
+        message.extend_from_slice(send);
+        if out.write_all(&message).is_err() {
             return;
         }
         if truncate && method != "HEAD" {
