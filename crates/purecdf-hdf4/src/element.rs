@@ -190,7 +190,8 @@ impl Hdf4File {
         }
         let mut blocks = Vec::new();
         let mut seen = HashSet::new();
-        while table != 0 && (blocks.len() as u64) < length.max(1) {
+        // Stop once the blocks cover the element's length.
+        while table != 0 && (blocks.len() as u64).saturating_mul(block_length.max(1)) < length {
             if !seen.insert(table) {
                 return Err(Error::at(at, "linked block tables loop"));
             }
@@ -268,10 +269,13 @@ impl Hdf4File {
     }
 
     fn read_external(&self, name: &str, offset: u64, length: u64) -> Result<Vec<u8>> {
-        let path = match &self.dir {
-            Some(d) => d.join(name),
-            None => std::path::PathBuf::from(name),
+        // Only a file opened by path can name another file (relative to its directory).
+        let Some(dir) = &self.dir else {
+            return Err(Error::new(format!(
+                "external element {name} of a file held in memory"
+            )));
         };
+        let path = dir.join(name);
         let src = purecdf_hdf5::io::FileSource::open(&path)
             .map_err(|e| Error::new(format!("external file {name}: {e}")))?;
         use purecdf_hdf5::io::ByteSource;

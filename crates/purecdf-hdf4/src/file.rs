@@ -95,6 +95,7 @@ impl Hdf4File {
         let mut by_tag_ref = HashMap::new();
         let mut seen = HashSet::new();
         let mut at = 4u64;
+        let mut total = 0u64;
         while at != 0 {
             if !seen.insert(at) {
                 return Err(Error::at(at, "DD block chain loops"));
@@ -103,6 +104,15 @@ impl Hdf4File {
             let mut r = Reader::new(&head, at);
             let count = u64::from(r.u16()?);
             let next = u64::from(r.u32()?);
+            total += count;
+            // DD blocks do not overlap in a sound file: more DDs than fit in it means a chain
+            // of overlapping blocks.
+            if total * 12 > size {
+                return Err(Error::at(
+                    at,
+                    "more data descriptors than the file can hold",
+                ));
+            }
             let body = read_checked(&*source, at + 6, count * 12)?;
             let mut r = Reader::new(&body, at + 6);
             for _ in 0..count {

@@ -152,11 +152,13 @@ impl Hdf4File {
             return Err(Error::new("chunked element does not match its dataset"));
         }
         let clen: Vec<u64> = h.dims.iter().map(|d| d.chunk_length).collect();
+        // A chunk larger than its dataset (and than 16 MiB) is a malformed header.
+        let total = shape.iter().fold(es as u64, |p, &d| p.saturating_mul(d));
         let chunk_bytes = clen
             .iter()
             .try_fold(es as u64, |p, &c| p.checked_mul(c))
-            .filter(|&b| b <= 1 << 32)
-            .ok_or_else(|| Error::new("chunk too large"))?;
+            .filter(|&b| b <= total.clamp(1 << 24, 1 << 32))
+            .ok_or_else(|| Error::new("chunk larger than its dataset"))?;
         let table = self.chunk_table(h, rank)?;
         // The chunks the selection touches, by chunk coordinates.
         let mut wanted: Vec<Vec<u64>> = Vec::new();
@@ -279,6 +281,9 @@ fn copy_block(block: &Block<'_>, es: usize, sel: &Selection, out: &mut [u8]) {
         lo[d] = first;
         hi[d] = last;
     }
+    // Walk the outer dimensions; along the innermost, copy a run at once when its stride is 1.
+    let last = rank - 1;
+    let run = (hi[last] - lo[last] + 1) as usize;
     let mut idx = lo.clone();
     loop {
         let mut src = 0u64;
@@ -290,10 +295,22 @@ fn copy_block(block: &Block<'_>, es: usize, sel: &Selection, out: &mut [u8]) {
         }
         let s = src as usize * es;
         let t = dst as usize * es;
-        if s + es <= block.bytes.len() {
-            out[t..t + es].copy_from_slice(&block.bytes[s..s + es]);
+        if sel.stride[last] == 1 {
+            // Bytes past a short element's end stay fill.
+            let n = block.bytes.len().saturating_sub(s).min(run * es) / es * es;
+            if n > 0 {
+                out[t..t + n].copy_from_slice(&block.bytes[s..s + n]);
+            }
+        } else {
+            let step = sel.stride[last] as usize * es;
+            for k in 0..run {
+                let sk = s + k * step;
+                if sk + es <= block.bytes.len() {
+                    out[t + k * es..t + (k + 1) * es].copy_from_slice(&block.bytes[sk..sk + es]);
+                }
+            }
         }
-        let mut d = rank;
+        let mut d = last;
         loop {
             if d == 0 {
                 return;

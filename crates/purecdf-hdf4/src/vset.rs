@@ -145,10 +145,16 @@ impl Hdf4File {
         if want == 0 {
             return Ok(Vec::new());
         }
+        if want > self.size() {
+            return Err(Error::new(format!(
+                "vdata {} is larger than the file",
+                vd.name
+            )));
+        }
         let layout = self
             .layout(DFTAG_VS, vd.reference)?
             .ok_or_else(|| Error::new(format!("vdata {} has no records", vd.name)))?;
-        let bytes = self.read_layout(&layout, want.max(layout.length()))?;
+        let bytes = self.read_layout(&layout, want)?;
         if (bytes.len() as u64) < want {
             return Err(Error::new(format!(
                 "vdata {} records are truncated",

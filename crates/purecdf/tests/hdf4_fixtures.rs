@@ -207,3 +207,60 @@ fn hyperslabs_with_strides_match_whole_reads() {
         }
     }
 }
+
+/// `hdp dumpsds -d -n NAME FILE`: the values `hdp` (hdf4-tools) prints, as numbers.
+fn hdp_values(file: &Path, name: &str) -> Option<Vec<f64>> {
+    let out = std::process::Command::new("hdp")
+        .args(["dumpsds", "-d", "-n", name])
+        .arg(file)
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.split_whitespace().map(|w| w.parse().ok()).collect()
+}
+
+/// Cross-checks the numeric datasets of every fixture against `hdp` at test time (the JSON files
+/// were written offline). Skips without `hdp`; fails without it under
+/// `PURECDF_REQUIRE_REFERENCE=1`.
+#[test]
+fn numeric_values_match_hdp() {
+    if std::process::Command::new("hdp")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() != Ok("1"),
+            "hdp (hdf4-tools) is required (PURECDF_REQUIRE_REFERENCE=1)"
+        );
+        eprintln!("skipping: hdp not available");
+        return;
+    }
+    let mut checked = 0;
+    for name in [
+        "nbit_litend.hdf",
+        "types.hdf",
+        "chunked_gzip.hdf",
+        "chunked_huff.hdf",
+    ] {
+        let f = purecdf::open(data(name)).unwrap();
+        for v in f.variables() {
+            if v.vartype() == NcType::Char || v.is_empty() {
+                continue;
+            }
+            let Some(want) = hdp_values(&data(name), v.name()) else {
+                continue;
+            };
+            let got = as_f64s(&v.get_raw_values(..).unwrap());
+            // hdp prints floats with 6 decimals.
+            let close = got.len() == want.len()
+                && got
+                    .iter()
+                    .zip(&want)
+                    .all(|(g, w)| (g - w).abs() <= 1e-6 * g.abs().max(1.0));
+            assert!(close, "{name}:{} differs from hdp", v.name());
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} datasets checked against hdp");
+}
