@@ -99,7 +99,6 @@ impl Hdf4File {
             return Ok(SdFile::default());
         };
         let mut sd = SdFile::default();
-        let mut numrecs = 0u64;
         for &(tag, r) in &cdf.members {
             if tag != DFTAG_VG {
                 continue;
@@ -108,7 +107,7 @@ impl Hdf4File {
             if vg.class != "Dim0.0" && vg.class != "UDim0.0" {
                 continue;
             }
-            self.read_dimension(&vg, &mut sd.dimensions, &mut numrecs)?;
+            self.read_dimension(&vg, &mut sd.dimensions)?;
         }
         for &(tag, r) in &cdf.members {
             if tag != DFTAG_VG {
@@ -116,7 +115,7 @@ impl Hdf4File {
             }
             let Ok(vg) = self.vgroup(r) else { continue };
             if vg.class == "Var0.0" {
-                if let Some(ds) = self.dataset_from_vgroup(&vg, &sd.dimensions, numrecs)? {
+                if let Some(ds) = self.dataset_from_vgroup(&vg, &sd.dimensions)? {
                     sd.datasets.push(ds);
                 }
             }
@@ -125,12 +124,7 @@ impl Hdf4File {
         Ok(sd)
     }
 
-    fn read_dimension(
-        &self,
-        vg: &crate::vset::Vgroup,
-        dims: &mut Vec<SdDimension>,
-        numrecs: &mut u64,
-    ) -> Result<()> {
+    fn read_dimension(&self, vg: &crate::vset::Vgroup, dims: &mut Vec<SdDimension>) -> Result<()> {
         let unlimited = vg.class == "UDim0.0";
         for &(tag, r) in &vg.members {
             if tag != DFTAG_VH {
@@ -147,12 +141,9 @@ impl Hdf4File {
                     .get(..4)
                     .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
                     .ok_or_else(|| Error::new(format!("dimension {} has no size", vg.name)))?;
-                if unlimited {
-                    *numrecs = u64::from(val);
-                    size = 0;
-                } else {
-                    size = u64::from(val);
-                }
+                // An unlimited dimension's value is the file's record count; SD files
+                // take each dataset's own (`SDgetinfo`).
+                size = if unlimited { 0 } else { u64::from(val) };
             }
             let known = dims.iter().any(|d| d.name == vg.name && d.size == size);
             if !known {
@@ -169,7 +160,6 @@ impl Hdf4File {
         &self,
         vg: &crate::vset::Vgroup,
         dims: &[SdDimension],
-        numrecs: u64,
     ) -> Result<Option<SdDataset>> {
         let mut ds_dims = Vec::new();
         let mut number_type = None;
@@ -238,7 +228,9 @@ impl Hdf4File {
                         }
                     }
                     (None, true) => 0,
-                    _ => numrecs,
+                    // A fixed dimension of size 0 (`SDgetinfo` gives the dataset's record
+                    // count: 1 once written).
+                    (l, false) => u64::from(l.is_some()),
                 };
             }
         }
