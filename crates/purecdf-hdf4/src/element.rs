@@ -269,19 +269,45 @@ impl Hdf4File {
     }
 
     fn read_external(&self, name: &str, offset: u64, length: u64) -> Result<Vec<u8>> {
-        // Only a file opened by path can name another file (relative to its directory).
+        // Only a file opened by path can name another file.
         let Some(dir) = &self.dir else {
             return Err(Error::new(format!(
                 "external element {name} of a file held in memory"
             )));
         };
-        let path = dir.join(name);
+        let path = external_path(name, dir)
+            .ok_or_else(|| Error::new(format!("external file {name} not found")))?;
         let src = purecdf_hdf5::io::FileSource::open(&path)
             .map_err(|e| Error::new(format!("external file {name}: {e}")))?;
         use purecdf_hdf5::io::ByteSource;
         src.read_range(offset, length)
             .map_err(|e| Error::new(format!("external file {name}: {e}")))
     }
+}
+
+/// Where HDF4 finds an existing external file (`HXIbuildfilename`): an absolute name as is;
+/// a relative name (or an absolute one that does not exist, stripped to its last component)
+/// in each directory of `$HDFEXTDIR` (colon-separated), then relative to the current
+/// directory. Beyond HDF4, the directory of the file that names it is tried last, so a file
+/// read from elsewhere still finds its data.
+fn external_path(name: &str, file_dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    use std::path::{Path, PathBuf};
+    let given = Path::new(name);
+    if given.is_absolute() && given.exists() {
+        return Some(given.to_path_buf());
+    }
+    let base = if given.is_absolute() {
+        Path::new(given.file_name()?)
+    } else {
+        given
+    };
+    let env = std::env::var("HDFEXTDIR").unwrap_or_default();
+    let candidates = env
+        .split(':')
+        .filter(|d| !d.is_empty())
+        .map(|d| Path::new(d).join(base))
+        .chain([base.to_path_buf(), file_dir.join(base)]);
+    candidates.into_iter().find(|p: &PathBuf| p.is_file())
 }
 
 fn chunked_header(r: &mut Reader<'_>) -> Result<ChunkedHeader> {

@@ -1,5 +1,6 @@
 //! HDF4 SD fixtures (`tests/data/hdf4/`, made by `make.py` with pyhdf and hrepack) read through
-//! `purecdf::open` (n-bit and little-endian ones written by `make_c.c`) must give what pyhdf -- the HDF Group's own SD library -- reads from them
+//! `purecdf::open` (n-bit and little-endian ones written by `make_c.c`; `types.hdf`'s `grow`
+//! stored as linked blocks, `external.hdf`'s data in `external.dat`) must give what pyhdf -- the HDF Group's own SD library -- reads from them
 //! (`<fixture>.json`, written by `make.py`): every dataset's name, dimension names, shape,
 //! attributes and values, the global attributes, and netcdf-c's type mapping. Needs no tools.
 
@@ -146,6 +147,7 @@ fn check_fixture(name: &str) -> Vec<String> {
 fn every_fixture_reads_as_pyhdf_reads_it() {
     let mut failures = Vec::new();
     for name in [
+        "external.hdf",
         "nbit_litend.hdf",
         "types.hdf",
         "compressed.hdf",
@@ -213,6 +215,8 @@ fn hdp_values(file: &Path, name: &str) -> Option<Vec<f64>> {
     let out = std::process::Command::new("hdp")
         .args(["dumpsds", "-d", "-n", name])
         .arg(file)
+        // HDF4 finds external files relative to the current directory.
+        .current_dir(file.parent()?)
         .output()
         .ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
@@ -238,6 +242,7 @@ fn numeric_values_match_hdp() {
     }
     let mut checked = 0;
     for name in [
+        "external.hdf",
         "nbit_litend.hdf",
         "types.hdf",
         "chunked_gzip.hdf",

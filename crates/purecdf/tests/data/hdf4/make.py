@@ -90,6 +90,23 @@ def types_file(path):
     ds.dim(1).setname("station")
     ds[0:3] = ramp((3, 4), np.int32)
     ds.endaccess()
+    # Appended record by record: HDF4 turns the element into linked blocks.
+    ds = f.create("grow", SDC.INT16, (SDC.UNLIMITED, 3))
+    ds.dim(0).setname("step")
+    ds.dim(1).setname("three")
+    for r in range(5):
+        ds[r : r + 1] = ramp((1, 3), np.int16) + r
+    ds.endaccess()
+    f.end()
+
+
+def external_file(path):
+    """A dataset whose data lives in another file (SDsetexternalfile)."""
+    f = SD(path, SDC.WRITE | SDC.CREATE | SDC.TRUNC)
+    ds = f.create("outside", SDC.FLOAT64, (3, 4))
+    ds.setexternalfile("external.dat", 16)
+    ds[:] = ramp((3, 4), np.float64)
+    ds.endaccess()
     f.end()
 
 
@@ -194,6 +211,7 @@ def hrepack(src, dst, *opts):
 if __name__ == "__main__":
     types_file("types.hdf")
     compressed_file("compressed.hdf")
+    external_file("external.hdf")
     hrepack("types.hdf", "chunked.hdf", "-c", "*:2x2")
     hrepack("types.hdf", "chunked_gzip.hdf", "-c", "*:2x2", "-t", "*:GZIP 6")
     hrepack("compressed.hdf", "chunked_rle.hdf", "-c", "*:7x4", "-t", "*:RLE")
@@ -201,5 +219,5 @@ if __name__ == "__main__":
     subprocess.run(["cc", "make_c.c", "-I/usr/include/hdf", "-lmfhdf", "-ldf", "-o", "/tmp/make_c"],
                    check=True)
     subprocess.run(["/tmp/make_c"], check=True)
-    for f in ["nbit_litend", "types", "compressed", "chunked", "chunked_gzip", "chunked_rle", "chunked_huff"]:
+    for f in ["external", "nbit_litend", "types", "compressed", "chunked", "chunked_gzip", "chunked_rle", "chunked_huff"]:
         dump(f + ".hdf")
