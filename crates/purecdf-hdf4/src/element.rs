@@ -316,6 +316,7 @@ fn chunked_header(r: &mut Reader<'_>) -> Result<ChunkedHeader> {
     if !(0..=4096).contains(&header_len) {
         return Err(Error::at(at, "bad chunked element header length"));
     }
+    let start = r.offset();
     let version = r.u8()?;
     if version != 0 {
         return Err(Error::at(
@@ -354,6 +355,14 @@ fn chunked_header(r: &mut Reader<'_>) -> Result<ChunkedHeader> {
     }
     let fill_len = r.u32()? as usize;
     let fill = r.bytes(fill_len)?.to_vec();
+    // Whatever a later version appends to the header is skipped by its length.
+    let used = r.offset() - start;
+    match (header_len as u64).checked_sub(used) {
+        Some(rest) => {
+            r.bytes(rest as usize)?;
+        }
+        None => return Err(Error::at(at, "chunked element header longer than it says")),
+    }
     let coder = if flags & 0xff == u32::from(SPECIAL_COMP) {
         let code = r.u16()?;
         let _len = r.u32()?;
