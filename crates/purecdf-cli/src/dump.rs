@@ -375,7 +375,12 @@ pub fn run(argv: &[String]) -> i32 {
             // ncdump 4.9.0 has no name for NC_FORMATX_NCZARR (10).
             return fail(progname, "unrecognized extended format: 10");
         }
-        let _ = writeln!(out, "{}", extended_kind(file.format()));
+        let kind = if file.extended_format() == purecdf::ExtendedFormat::Hdf4 {
+            "HDF4 mode=00001000"
+        } else {
+            extended_kind(file.format())
+        };
+        let _ = writeln!(out, "{kind}");
         return finish(out);
     }
     let schema = file.schema();

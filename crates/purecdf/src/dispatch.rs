@@ -113,11 +113,10 @@ pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<File> {
                 crate::netcdf4::Netcdf4File::open_with(path, options).map_err(|e| e.path(path))?;
             Ok(File::from_backend(Box::new(b), path.to_path_buf()))
         }
-        Magic::Hdf4 => Err(Error::with_detail(
-            ErrorKind::NotBuilt,
-            "HDF4 reading is not implemented yet",
-        )
-        .path(path)),
+        Magic::Hdf4 => {
+            let b = crate::hdf4::Hdf4Backend::open(path).map_err(|e| e.path(path))?;
+            Ok(File::from_backend(Box::new(b), path.to_path_buf()))
+        }
         Magic::Zip => {
             let loc = Location {
                 path: path.to_path_buf(),
@@ -168,7 +167,7 @@ pub fn open_store(store: Box<dyn purecdf_store::Store>) -> Result<File> {
 /// Opens a dataset held in memory, read-only (georust's `open_mem`): classic and netCDF-4.
 ///
 /// # Errors
-/// NC_ENOTNC for an unknown format, NC_ENOTBUILT for netCDF-4/HDF4, NC_ETRUNC or NC_ENOTNC for a
+/// NC_ENOTNC for an unknown format, NC_ETRUNC or NC_ENOTNC for a
 /// malformed header.
 pub fn open_mem(bytes: Vec<u8>) -> Result<File> {
     match sniff(&bytes[..bytes.len().min(8)]) {
@@ -180,10 +179,10 @@ pub fn open_mem(bytes: Vec<u8>) -> Result<File> {
             let b = crate::netcdf4::Netcdf4File::from_source(std::sync::Arc::new(bytes))?;
             Ok(File::from_backend(Box::new(b), std::path::PathBuf::new()))
         }
-        Magic::Hdf4 => Err(Error::with_detail(
-            ErrorKind::NotBuilt,
-            "reading HDF4 from memory is not implemented yet",
-        )),
+        Magic::Hdf4 => {
+            let b = crate::hdf4::Hdf4Backend::from_bytes(bytes)?;
+            Ok(File::from_backend(Box::new(b), std::path::PathBuf::new()))
+        }
         Magic::Zip => Err(Error::with_detail(
             ErrorKind::NotBuilt,
             "reading a zipped Zarr store from memory is not implemented yet",

@@ -28,6 +28,7 @@ mod dispatch;
 mod error;
 mod file;
 pub mod filter_spec;
+pub mod hdf4;
 pub mod model;
 mod nc4def;
 pub mod nczarr;
