@@ -6,7 +6,7 @@
 #
 # The server (benches/range_server.py) adds LATENCY_MS to every request, as a network does, and
 # counts requests. Workloads, each side opening the file and reading every variable whole:
-#   classic: a CDF-2 file of 20,000 records (int t, float b, double c[100]): 16 MB;
+#   classic: a CDF-2 file of 2,000 records (int t, float b, double c[1000]): 16 MB;
 #   netcdf4: a netCDF-4 file of 100 chunked double variables of 10 x 2,000: 16 MB;
 #   header:  opening the netCDF-4 file and listing its variables.
 # Prints best times, request counts and ratios (netCDF4-python time / purecdf time; > 1 means
@@ -26,10 +26,10 @@ if [ ! -f "$DATA/classic.nc" ]; then
 import sys, numpy as np, netCDF4
 d = sys.argv[1]
 with netCDF4.Dataset(f"{d}/classic.nc", "w", format="NETCDF3_64BIT_OFFSET") as f:
-    f.createDimension("t", None); f.createDimension("y", 100)
-    f.createVariable("t", "i4", ("t",))[:] = np.arange(20000)
-    f.createVariable("b", "f4", ("t",))[:] = np.arange(20000) % 97
-    f.createVariable("c", "f8", ("t", "y"))[:] = np.arange(2000000).reshape(20000, 100) % 1001
+    f.createDimension("t", None); f.createDimension("y", 1000)
+    f.createVariable("t", "i4", ("t",))[:] = np.arange(2000)
+    f.createVariable("b", "f4", ("t",))[:] = np.arange(2000) % 97
+    f.createVariable("c", "f8", ("t", "y"))[:] = np.arange(2000000).reshape(2000, 1000) % 1001
 with netCDF4.Dataset(f"{d}/netcdf4.nc", "w", format="NETCDF4") as f:
     f.createDimension("t", None); f.createDimension("x", 2000)
     for i in range(100):

@@ -40,7 +40,7 @@ fn corpus() -> Option<(PathBuf, Vec<PathBuf>)> {
                 continue;
             } else if matches!(
                 p.extension().and_then(|x| x.to_str()),
-                Some("nc" | "h5" | "hdf5" | "nc4")
+                Some("nc" | "h5" | "hdf5" | "nc4" | "hdf4")
             ) {
                 files.push(p.strip_prefix(&root).unwrap().to_path_buf());
             }

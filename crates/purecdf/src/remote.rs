@@ -3,7 +3,7 @@
 //! Datasets"). `https://host/path/file.nc#mode=bytes` is read with plain range requests;
 //! S3 forms (`s3://bucket/key`, AWS host names, or any URL with the mode word `s3`) with signed
 //! ones, using the credentials of the environment or AWS profile. The object is then opened as
-//! a classic or netCDF-4 file over a cached, read-ahead byte source
+//! a classic, netCDF-4 or HDF4 file over a cached, read-ahead byte source
 //! ([`purecdf_store::remote::RangeReader`]).
 
 use crate::error::{Error, ErrorKind, Result};
@@ -68,9 +68,13 @@ pub(crate) fn open_bytes(url: &str, s3_mode: bool) -> Result<File> {
             let b = crate::netcdf4::Netcdf4File::from_source(Arc::new(source))?;
             Ok(File::from_backend(Box::new(b), path))
         }
-        Magic::Hdf4 | Magic::Zip => Err(Error::with_detail(
+        Magic::Hdf4 => {
+            let b = crate::hdf4::Hdf4Backend::from_source(Arc::new(source))?;
+            Ok(File::from_backend(Box::new(b), path))
+        }
+        Magic::Zip => Err(Error::with_detail(
             ErrorKind::NotBuilt,
-            "only classic and netCDF-4 files can be read with mode=bytes",
+            "a zipped Zarr store is read with mode=zip, not mode=bytes",
         )),
         Magic::Unknown => Err(Error::new(ErrorKind::NotNc)),
     }

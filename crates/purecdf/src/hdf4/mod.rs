@@ -97,7 +97,13 @@ impl Hdf4Backend {
 
     /// Opens an HDF4 file held in memory.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Hdf4Backend> {
-        Self::build(Hdf4File::open(Arc::new(bytes)).map_err(hdf)?)
+        Self::from_source(Arc::new(bytes))
+    }
+
+    /// Opens an HDF4 file held by any byte source (a remote object, `#mode=bytes`); external
+    /// data elements are refused, as for memory.
+    pub fn from_source(source: Arc<dyn crate::io::ByteSource>) -> Result<Hdf4Backend> {
+        Self::build(Hdf4File::open(source).map_err(hdf)?)
     }
 
     fn build(file: Hdf4File) -> Result<Hdf4Backend> {
