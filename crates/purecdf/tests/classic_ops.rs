@@ -319,18 +319,10 @@ fn cdf2_variable_over_4_gib() {
     assert_eq!(len(&rp), len(&cp));
     assert_eq!(head(&rp), head(&cp));
     let f = purecdf::open(&rp).unwrap();
-    let x: f32 = f
-        .variable("v")
-        .unwrap()
-        .get_value([1_199_999_999])
-        .unwrap();
+    let x: f32 = f.variable("v").unwrap().get_value([1_199_999_999]).unwrap();
     assert_eq!(x, 7.5);
     let g = purecdf::open(&cp).unwrap();
-    let y: f32 = g
-        .variable("v")
-        .unwrap()
-        .get_value([1_199_999_999])
-        .unwrap();
+    let y: f32 = g.variable("v").unwrap().get_value([1_199_999_999]).unwrap();
     assert_eq!(y, 7.5);
     assert_eq!(
         g.variable("a").unwrap().get_raw_values(..).unwrap(),
