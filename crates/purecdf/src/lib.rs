@@ -191,7 +191,8 @@
 //!   [`model::UserType`] and [`Values::User`]; `variables_mut` is missing (take one
 //!   [`VariableMut`] at a time); no MPI.
 //! - Reads convert between numeric types as netcdf-c does, with NC_ERANGE for values that do
-//!   not fit; scale/offset and fill masking are never applied implicitly.
+//!   not fit; scale/offset and fill masking are never applied implicitly, but on request by
+//!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]).
 
 #![warn(missing_debug_implementations)]
 
@@ -208,6 +209,7 @@ mod attribute;
 pub(crate) mod backend;
 #[doc(hidden)]
 pub mod cdl;
+pub mod cf;
 #[doc(hidden)]
 pub mod classic;
 #[doc(hidden)]
