@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     }
     for v in file.variables() {
         let _ = v.attributes().count();
-        let _ = v.fill_value();
+        let _ = v.fill_values();
         let shape = v.shape();
         let size = v.vartype().atomic_size().unwrap_or(1) as u64;
         let bytes = shape
@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or(u64::MAX);
         if bytes <= READ_WHOLE_LIMIT {
             let _ = v.get_raw_values(..);
-            let _ = v.get_values::<f64>(..);
+            let _ = v.get_values::<f64, _>(..);
         } else if shape.iter().all(|&d| d > 0) {
             let ones = vec![1u64; shape.len()];
             let first = vec![0u64; shape.len()];

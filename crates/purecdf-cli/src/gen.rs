@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::io::{Read, Write};
 
 use purecdf::cdl::{parse_with, CdlDataset, ParseOptions};
-use purecdf::{CreateOptions, Extents, Format, NcType, VarId};
+use purecdf::{CreateOptions, Format, NcType, VarId};
 
 const PROGNAME: &str = "ncgen";
 
@@ -428,7 +428,7 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
     let mut group_ids = vec![purecdf::GroupId(0); s.groups.len()];
     for (i, g) in s.groups.iter().enumerate().skip(1) {
         let parent = group_ids[g.parent.map_or(0, |p| p.0)];
-        group_ids[i] = f.add_group(parent, &g.name).map_err(|e| lib_msg(&e))?;
+        group_ids[i] = f.add_group_in(parent, &g.name).map_err(|e| lib_msg(&e))?;
     }
     let mut type_ids: Vec<Option<purecdf::TypeId>> = vec![None; s.types.len()];
     for t in &ds.type_order {
@@ -521,7 +521,7 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
                 continue;
             }
             let start = vec![0u64; shape.len()];
-            let ext: Extents = (start.as_slice(), shape.as_slice()).into();
+            let ext = (start.as_slice(), shape.as_slice());
             f.put_raw_values(*out_id, &remap_values(&values, &type_ids), ext)
                 .map_err(|e| lib_msg(&e))?;
         }

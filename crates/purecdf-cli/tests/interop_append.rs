@@ -43,7 +43,7 @@ fn dump(path: &Path, name: &str) -> String {
 
 /// `count` elements of a one-dimensional variable from `start`.
 fn span(start: u64, count: u64) -> purecdf::Extents {
-    (&[start][..], &[count][..]).into()
+    purecdf::Extents::try_from((&[start][..], &[count][..])).expect("one extent")
 }
 
 fn python_step(py: &Path, step: &str, path: &Path) {
@@ -379,11 +379,11 @@ fn python_and_purecdf_take_turns() {
     let p = dir.path().join("turns.nc");
 
     // 1. purecdf creates the file.
-    let mut f = purecdf::create(&p, Format::Netcdf4).unwrap();
+    let mut f = purecdf::create_with(&p, Format::Netcdf4).unwrap();
     f.add_unlimited_dimension("time").unwrap();
     f.add_dimension("x", 3).unwrap();
-    let time = f.add_variable::<f64>("time", &["time"]).unwrap();
-    let temp = f.add_variable::<f32>("temp", &["time", "x"]).unwrap();
+    let time = f.add_variable::<f64>("time", &["time"]).unwrap().id();
+    let temp = f.add_variable::<f32>("temp", &["time", "x"]).unwrap().id();
     f.put_attribute(ROOT, Some(time), "units", "days").unwrap();
     f.put_attribute(ROOT, Some(temp), "_FillValue", Values::Float(vec![-999.0]))
         .unwrap();
@@ -416,7 +416,7 @@ fn python_and_purecdf_take_turns() {
     f.redef().unwrap();
     f.put_attribute(ROOT, Some(temp), "valid_max", Values::Float(vec![100.0]))
         .unwrap();
-    let count = f.add_variable::<i32>("count", &["time"]).unwrap();
+    let count = f.add_variable::<i32>("count", &["time"]).unwrap().id();
     f.enddef().unwrap();
     f.put_values(count, &[0, 1, 2, 3, 4], [..5usize]).unwrap();
     f.close().unwrap();

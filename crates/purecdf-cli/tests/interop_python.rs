@@ -227,25 +227,25 @@ fn write_api_file(path: &Path) -> Expect {
         ids.push(id);
     }
     // Big-endian numbers; explicit chunks with fletcher32; deflate+shuffle; compact.
-    let be_i = f.add_variable::<i32>("be_i", &["x"]).unwrap();
+    let be_i = f.add_variable::<i32>("be_i", &["x"]).unwrap().id();
     f.def_var_endian(be_i, Some(true)).unwrap();
-    let be_d = f.add_variable::<f64>("be_d", &["t", "x"]).unwrap();
+    let be_d = f.add_variable::<f64>("be_d", &["t", "x"]).unwrap().id();
     f.def_var_endian(be_d, Some(true)).unwrap();
     f.def_var_chunking(be_d, Chunking::Chunked(vec![2, 3]))
         .unwrap();
-    let fl = f.add_variable::<i16>("fl", &["x"]).unwrap();
+    let fl = f.add_variable::<i16>("fl", &["x"]).unwrap().id();
     f.def_var_chunking(fl, Chunking::Chunked(vec![2])).unwrap();
     f.def_var_fletcher32(fl, true).unwrap();
-    let rec = f.add_variable::<f32>("rec", &["t", "x"]).unwrap();
+    let rec = f.add_variable::<f32>("rec", &["t", "x"]).unwrap().id();
     f.def_var_chunking(rec, Chunking::Chunked(vec![1, 3]))
         .unwrap();
     f.def_var_deflate(rec, true, Some(1)).unwrap();
     f.put_attribute(ROOT, Some(rec), "_FillValue", Values::Float(vec![-1.0]))
         .unwrap();
-    let cpt = f.add_variable::<u16>("cpt", &["x"]).unwrap();
+    let cpt = f.add_variable::<u16>("cpt", &["x"]).unwrap().id();
     f.def_var_chunking(cpt, Chunking::Compact).unwrap();
-    let _unwritten = f.add_variable::<i32>("unwritten", &["x"]).unwrap();
-    let scalar = f.add_variable::<f64>("scalar", &[]).unwrap();
+    let _unwritten = f.add_variable::<i32>("unwritten", &["x"]).unwrap().id();
+    let scalar = f.add_variable::<f64>("scalar", &[]).unwrap().id();
 
     // User types: compound, vlen, enum, opaque.
     let comp = f
@@ -322,9 +322,9 @@ fn write_api_file(path: &Path) -> Expect {
         .unwrap();
 
     // Groups.
-    let g1 = f.add_group(ROOT, "g1").unwrap();
+    let g1 = f.add_group_in(ROOT, "g1").unwrap();
     let y = f.add_dimension_in(g1, "y", 2, false).unwrap();
-    let g2 = f.add_group(g1, "g2").unwrap();
+    let g2 = f.add_group_in(g1, "g2").unwrap();
     let gv = f.add_variable_in(g2, "gv", NcType::Int64, &[y, x]).unwrap();
     e.nc.push("group /g1".into());
     e.nc.push("group /g1/g2".into());
@@ -580,11 +580,14 @@ fn write_api_file(path: &Path) -> Expect {
 /// A netCDF-4 classic model file: atomic types only, a record variable, attributes.
 fn write_classic_model_file(path: &Path) -> Expect {
     let mut e = Expect::default();
-    let mut f = purecdf::create(path, Format::Netcdf4Classic).unwrap();
+    let mut f = purecdf::create_with(path, Format::Netcdf4Classic).unwrap();
     f.add_unlimited_dimension("time").unwrap();
     f.add_dimension("lat", 2).unwrap();
-    let time = f.add_variable::<f64>("time", &["time"]).unwrap();
-    let temp = f.add_variable::<f32>("temp", &["time", "lat"]).unwrap();
+    let time = f.add_variable::<f64>("time", &["time"]).unwrap().id();
+    let temp = f
+        .add_variable::<f32>("temp", &["time", "lat"])
+        .unwrap()
+        .id();
     let name = f
         .add_variable_with_type("name", NcType::Char, &["lat"])
         .unwrap();

@@ -381,11 +381,11 @@ fn chunk_specs_match_reference() {
 /// Writes a CDF-1 file whose records end in a one-byte variable (three padding bytes per record)
 /// and span several 4 KiB pages: `r(time, n)` floats and `rb(time)` bytes.
 fn write_padded_records(path: &Path, n: usize, nrecs: usize) {
-    let mut f = purecdf::create(path, purecdf::Format::Classic).unwrap();
+    let mut f = purecdf::create_with(path, purecdf::Format::Classic).unwrap();
     f.add_unlimited_dimension("time").unwrap();
-    f.add_dimension("n", n as u64).unwrap();
-    let r = f.add_variable::<f32>("r", &["time", "n"]).unwrap();
-    let rb = f.add_variable::<i8>("rb", &["time"]).unwrap();
+    f.add_dimension("n", n).unwrap();
+    let r = f.add_variable::<f32>("r", &["time", "n"]).unwrap().id();
+    let rb = f.add_variable::<i8>("rb", &["time"]).unwrap().id();
     f.enddef().unwrap();
     for t in 0..nrecs {
         let row: Vec<f32> = (0..n).map(|j| t as f32 + j as f32 * 0.5).collect();

@@ -30,13 +30,13 @@ fn timed(bin: &str, file: &Path, out: &Path) -> f64 {
 }
 
 fn write_big(path: &Path) {
-    let mut f = purecdf::create(path, purecdf::Format::Offset64).unwrap();
+    let mut f = purecdf::create_with(path, purecdf::Format::Offset64).unwrap();
     f.add_unlimited_dimension("time").unwrap();
     f.add_dimension("x", 10_000).unwrap();
-    let vf = f.add_variable::<f32>("f", &["time", "x"]).unwrap();
-    let vd = f.add_variable::<f64>("d", &["time", "x"]).unwrap();
-    let vi = f.add_variable::<i32>("i", &["time", "x"]).unwrap();
-    let vs = f.add_variable::<i16>("s", &["time", "x"]).unwrap();
+    let vf = f.add_variable::<f32>("f", &["time", "x"]).unwrap().id();
+    let vd = f.add_variable::<f64>("d", &["time", "x"]).unwrap().id();
+    let vi = f.add_variable::<i32>("i", &["time", "x"]).unwrap().id();
+    let vs = f.add_variable::<i16>("s", &["time", "x"]).unwrap().id();
     f.add_attribute("title", "speed test").unwrap();
     f.enddef().unwrap();
     let mut x: u64 = 1;

@@ -27,16 +27,18 @@ fn make_file(path: &Path, format: Format) {
         ..CreateOptions::default()
     };
     let mut file = purecdf::create_with(path, options).expect("create");
-    file.add_dimension("t", NT).expect("dim t");
-    file.add_dimension("y", NY).expect("dim y");
-    file.add_dimension("x", NX).expect("dim x");
+    file.add_dimension("t", NT as usize).expect("dim t");
+    file.add_dimension("y", NY as usize).expect("dim y");
+    file.add_dimension("x", NX as usize).expect("dim x");
     file.add_unlimited_dimension("rec").expect("dim rec");
     let var = file
         .add_variable::<f32>("data", &["t", "y", "x"])
-        .expect("var data");
+        .expect("var data")
+        .id();
     let rec = file
         .add_variable::<i32>("count", &["rec"])
-        .expect("var count");
+        .expect("var count")
+        .id();
     file.add_attribute("title", "bench").expect("attribute");
     file.enddef().expect("enddef");
     let all: Vec<f32> = (0..NT * NY * NX).map(value_at).collect();
@@ -62,10 +64,10 @@ fn bench_classic(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(bytes));
         g.sample_size(20);
         g.bench_function("read_whole_f32", |b| {
-            b.iter(|| var.get_values::<f32>(..).expect("read"));
+            b.iter(|| var.get_values::<f32, _>(..).expect("read"));
         });
         g.bench_function("read_whole_f64", |b| {
-            b.iter(|| var.get_values::<f64>(..).expect("read"));
+            b.iter(|| var.get_values::<f64, _>(..).expect("read"));
         });
         for stride in [2u64, 4] {
             let count = [NT, NY.div_ceil(stride), NX.div_ceil(stride)];
@@ -75,7 +77,7 @@ fn bench_classic(c: &mut Criterion) {
                 &stride,
                 |b, &s| {
                     b.iter(|| {
-                        var.get_values::<f32>((&[0u64, 0, 0][..], &count[..], &[1, s, s][..]))
+                        var.get_values::<f32, _>((&[0u64, 0, 0][..], &count[..], &[1, s, s][..]))
                             .expect("strided read")
                     });
                 },

@@ -31,10 +31,10 @@ fn create(path: &str, nt: u64, ny: u64, nx: u64) -> purecdf::Result<f64> {
         ..CreateOptions::default()
     };
     let mut file = purecdf::create_with(path, options)?;
-    file.add_dimension("t", nt)?;
-    file.add_dimension("y", ny)?;
-    file.add_dimension("x", nx)?;
-    file.add_variable::<f32>("data", &["t", "y", "x"])?;
+    file.add_dimension("t", nt as usize)?;
+    file.add_dimension("y", ny as usize)?;
+    file.add_dimension("x", nx as usize)?;
+    file.add_variable::<f32>("data", &["t", "y", "x"])?.id();
     file.close()?;
     Ok(0.0)
 }

@@ -70,11 +70,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// The `write` benchmark: what nc4bench.c's `write` does.
 fn write(path: &str) -> purecdf::Result<()> {
-    let mut f = purecdf::create(path, purecdf::Format::Netcdf4)?;
+    let mut f = purecdf::create_with(path, purecdf::Format::Netcdf4)?;
     f.add_dimension("z", 256)?;
     f.add_dimension("y", 512)?;
     f.add_dimension("x", 512)?;
-    let v = f.add_variable::<f32>("data", &["z", "y", "x"])?;
+    let v = f.add_variable::<f32>("data", &["z", "y", "x"])?.id();
     f.def_var_chunking(v, purecdf::Chunking::Chunked(vec![1, 512, 512]))?;
     // NC4BENCH_FILTERS (a _Filter list) replaces deflate 1 + shuffle, as in nc4bench.c.
     match std::env::var("NC4BENCH_FILTERS") {

@@ -95,8 +95,9 @@ pub fn open(path: impl AsRef<Path>) -> Result<File> {
 ///
 /// # Errors
 /// As [`open`].
-pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<File> {
+pub fn open_with(path: impl AsRef<Path>, options: impl Into<OpenOptions>) -> Result<File> {
     let path = path.as_ref();
+    let options = options.into();
     if let Some((url, s3)) = path.to_str().and_then(crate::remote::bytes_url) {
         return crate::remote::open_bytes(url, s3).map_err(|e| e.path(path));
     }
@@ -228,26 +229,23 @@ pub fn append(path: impl AsRef<Path>) -> Result<FileMut> {
     }
 }
 
-/// Creates (clobbering) a dataset of the given format, in define mode.
+/// Creates (clobbering) a netCDF-4 dataset, in define mode, as georust `netcdf` does; see
+/// [`create_with`] for the other formats.
 ///
 /// # Errors
 /// System errors when the file cannot be created.
-pub fn create(path: impl AsRef<Path>, format: Format) -> Result<FileMut> {
-    create_with(
-        path,
-        CreateOptions {
-            format,
-            ..CreateOptions::default()
-        },
-    )
+pub fn create(path: impl AsRef<Path>) -> Result<FileMut> {
+    create_with(path, Format::Netcdf4)
 }
 
-/// Creates a dataset with options (format, no-clobber).
+/// Creates a dataset with options: a [`Format`], [`CreateOptions`] (format, no-clobber) or
+/// georust's [`crate::Options`] flags.
 ///
 /// # Errors
 /// As [`create`], plus NC_EEXIST with `noclobber` when the file exists.
-pub fn create_with(path: impl AsRef<Path>, options: CreateOptions) -> Result<FileMut> {
+pub fn create_with(path: impl AsRef<Path>, options: impl Into<CreateOptions>) -> Result<FileMut> {
     let path = path.as_ref();
+    let options: CreateOptions = options.into();
     // A URL (`file:///x.zarr#mode=nczarr,file`) names a Zarr store, whatever the format asked.
     if let Some(loc) = path.to_str().and_then(crate::nczarr::url::parse) {
         let loc = loc.map_err(|e| e.path(path))?;

@@ -1,48 +1,249 @@
 //! # purecdf — netCDF in pure Rust
 //!
-//! Reads and writes netCDF datasets without the C library. Today: the three classic formats
-//! (CDF-1 classic, CDF-2 64-bit offset, CDF-5 64-bit data) and the CDL text language; netCDF-4
-//! (HDF5), NCZarr and HDF4 follow behind the same API.
+//! Reads and writes netCDF datasets without the C library: the classic formats (CDF-1 classic,
+//! CDF-2 64-bit offset, CDF-5 64-bit data), netCDF-4 (HDF5, with its compression filters) and
+//! NCZarr, plus the CDL text language. Files written here are read by netcdf-c as its own.
 //!
-//! Data flows one way: bytes (storage) → format backend → data model ([`model`]) → API / CDL.
+//! The API is that of the georust [`netcdf`](https://docs.rs/netcdf/0.12) crate, so programs
+//! written for it build unchanged with `netcdf = { package = "purecdf", version = "0.1" }` in
+//! their `Cargo.toml` (differences below), with purecdf's own additions beside it: filters and
+//! quantization, renames, typed [`Values`] in the file's own types, and errors that say where.
 //!
-//! ```no_run
-//! let file = purecdf::open("data.nc")?;
-//! let temp = file.variable("temp").unwrap();
-//! let values: Vec<f32> = temp.get_values(..)?;
+//! ## Writing
+//! [`create`] makes a netCDF-4 file ([`create_with`] takes a [`Format`] or georust's
+//! [`Options`]); a variable is declared over named dimensions and written through its
+//! [`VariableMut`] handle, with selections as in georust: `..`, indices, ranges, tuples of them.
+//!
+//! ```
+//! # let dir = tempfile::tempdir()?;
+//! # let path = dir.path().join("crabs.nc");
+//! let mut file = purecdf::create(&path)?;
+//! file.add_dimension("ncrabs", 10)?;
+//! file.add_unlimited_dimension("time")?;
+//! file.add_attribute("title", "crab survey")?;
+//!
+//! let mut var = file.add_variable::<i32>("coolness", &["time", "ncrabs"])?;
+//! var.put_attribute("units", "Kelvin")?;
+//! var.put_values(&[42; 10], (0, ..))?; // record 0; the time axis grows
+//! let more = ndarray::Array::from_shape_fn((2, 10), |(t, i)| (10 * t + i) as i32);
+//! var.put(more.view(), (1.., ..))?; // records 1 and 2
+//! file.close()?;
 //! # Ok::<(), purecdf::Error>(())
 //! ```
 //!
+//! ## Reading
+//! ```
+//! # let dir = tempfile::tempdir()?;
+//! # let path = dir.path().join("crabs.nc");
+//! # let mut f = purecdf::create(&path)?;
+//! # f.add_dimension("ncrabs", 10)?;
+//! # f.add_unlimited_dimension("time")?;
+//! # let mut v = f.add_variable::<i32>("coolness", &["time", "ncrabs"])?;
+//! # v.put_attribute("units", "Kelvin")?;
+//! # v.put_values(&(0..30).collect::<Vec<i32>>(), (..3, ..))?;
+//! # f.close()?;
+//! use purecdf::AttributeValue;
+//!
+//! let file = purecdf::open(&path)?;
+//! let var = file.variable("coolness").expect("no such variable");
+//! assert_eq!(var.dimensions()[0].len(), 3);
+//!
+//! let one: i32 = var.get_value((1, 4))?; // an index per dimension
+//! let row: Vec<f64> = var.get_values((2, 3..6))?; // converted to f64
+//! let column = var.get::<i32, _>((.., 0))?; // ndarray; the index axis is dropped
+//! assert_eq!((one, row, column.shape()), (14, vec![23.0, 24.0, 25.0], &[3][..]));
+//!
+//! let units: String = var.attribute_value("units").unwrap()?.try_into()?;
+//! assert_eq!(var.attribute("units").unwrap().value()?, AttributeValue::Str(units));
+//! # Ok::<(), purecdf::Error>(())
+//! ```
+//!
+//! ## Appending
+//! [`append`] opens an existing file of any format for writing.
+//! ```
+//! # let dir = tempfile::tempdir()?;
+//! # let path = dir.path().join("log.nc");
+//! # let mut f = purecdf::create_with(&path, purecdf::Format::Classic)?;
+//! # f.add_unlimited_dimension("time")?;
+//! # f.add_variable::<f64>("time", &["time"])?;
+//! # f.enddef()?;
+//! # f.variable_mut("time").unwrap().put_values(&[0.0, 1.0], ..)?;
+//! # f.close()?;
+//! let mut file = purecdf::append(&path)?;
+//! let mut time = file.variable_mut("time").unwrap();
+//! let n = time.len();
+//! time.put_values(&[2.0, 3.0], n..)?;
+//! file.close()?;
+//! assert_eq!(purecdf::open(&path)?.dimension_len("time"), Some(4));
+//! # Ok::<(), purecdf::Error>(())
+//! ```
+//!
+//! ## Groups
+//! ```
+//! # let dir = tempfile::tempdir()?;
+//! # let path = dir.path().join("groups.nc");
+//! let mut file = purecdf::create(&path)?;
+//! file.add_dimension("x", 3)?;
+//! let mut model = file.add_group("model")?;
+//! model.add_attribute("name", "run 1")?;
+//! let mut sub = model.add_group("surface")?;
+//! // Dimensions of enclosing groups are visible, as in netcdf-c.
+//! sub.add_variable::<f32>("t2m", &["x"])?.put_values(&[1.0, 2.0, 3.0], ..)?;
+//! file.close()?;
+//!
+//! let file = purecdf::open(&path)?;
+//! let surface = file.group("model/surface")?.unwrap();
+//! assert_eq!(surface.variable("t2m").unwrap().get_values::<f32, _>(..)?, [1.0, 2.0, 3.0]);
+//! let names: Vec<&str> = file.groups()?.map(|g| g.name()).collect();
+//! assert_eq!(names, ["model"]);
+//! # Ok::<(), purecdf::Error>(())
+//! ```
+//!
+//! ## Compression
+//! netCDF-4 variables take deflate and shuffle, chunking, the other HDF5 filters netcdf-c knows
+//! (zstd, bzip2, szip, blosc...; [`filter_available`]) and quantization. Complete chunks are
+//! compressed on every core while the caller goes on.
+//! ```
+//! # let dir = tempfile::tempdir()?;
+//! # let path = dir.path().join("packed.nc");
+//! let mut file = purecdf::create(&path)?;
+//! file.add_dimension("y", 100)?;
+//! file.add_dimension("x", 100)?;
+//! let mut var = file.add_variable::<f32>("field", &["y", "x"])?;
+//! var.set_compression(4, true)?; // deflate level 4 with shuffle
+//! var.set_chunking(&[50, 50])?;
+//! var.set_quantize(Some((purecdf::Quantize::BitGroom, 3)))?; // keep 3 significant digits
+//! var.put_values(&vec![1.5f32; 100 * 100], ..)?;
+//! assert_eq!(var.chunking()?, Some(vec![50, 50]));
+//! file.close()?;
+//! assert_eq!(purecdf::open(&path)?.variable("field").unwrap().filter_ids(), [2, 1]);
+//! # Ok::<(), purecdf::Error>(())
+//! ```
+//!
+//! ## Threads
+//! [`File`] is `Send + Sync` and has no lock: threads read one handle at the same time, each
+//! decoding its own chunks (georust's crate serialises every call through one global mutex).
+//! ```
+//! # let dir = tempfile::tempdir()?;
+//! # let path = dir.path().join("two.nc");
+//! # let mut f = purecdf::create(&path)?;
+//! # f.add_dimension("n", 1000)?;
+//! # f.add_variable::<f64>("a", &["n"])?.put_values(&vec![1.0; 1000], ..)?;
+//! # f.add_variable::<f64>("b", &["n"])?.put_values(&vec![2.0; 1000], ..)?;
+//! # f.close()?;
+//! let file = purecdf::open(&path)?;
+//! let sums = std::thread::scope(|s| {
+//!     let readers: Vec<_> = ["a", "b"]
+//!         .into_iter()
+//!         .map(|name| {
+//!             let file = &file;
+//!             s.spawn(move || -> purecdf::Result<f64> {
+//!                 let v = file.variable(name).unwrap().get_values::<f64, _>(..)?;
+//!                 Ok(v.iter().sum())
+//!             })
+//!         })
+//!         .collect();
+//!     readers.into_iter().map(|r| r.join().unwrap()).collect::<purecdf::Result<Vec<_>>>()
+//! })?;
+//! assert_eq!(sums, [1000.0, 2000.0]);
+//! # Ok::<(), purecdf::Error>(())
+//! ```
+//!
+//! ## Errors
+//! An [`Error`] has netcdf-c's error kind ([`ErrorKind`], with its code and message) and says
+//! which file, object and byte offset it concerns.
+//! ```
+//! # let dir = tempfile::tempdir()?;
+//! # let path = dir.path().join("e.nc");
+//! # let mut f = purecdf::create(&path)?;
+//! # f.add_dimension("n", 3)?;
+//! # f.add_variable::<i16>("v", &["n"])?.put_values(&[1, 2, 3], ..)?;
+//! # f.close()?;
+//! use purecdf::ErrorKind;
+//!
+//! let err = purecdf::open(dir.path().join("missing.nc")).unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::NotFound);
+//!
+//! let file = purecdf::open(&path)?;
+//! let v = file.variable("v").unwrap();
+//! let err = v.get_values::<i16, _>(2..5).unwrap_err();
+//! assert_eq!((err.kind(), err.nc_code()), (ErrorKind::Edge, -57)); // NC_EEDGE
+//! assert_eq!(err.context().object.as_deref(), Some("v"));
+//! println!("{err}"); // netcdf-c's message, then the file, the variable and the detail
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## Coming from the georust `netcdf` crate
-//! The names are the same where they fit: [`open`], [`create`], [`append`], [`File`], [`FileMut`],
-//! [`Variable`], `get_values`, `get_value`, `put_values`, `add_dimension`, `add_variable`,
-//! [`Extents`] built from ranges, indices and `(start, count, stride)`. Differences: errors carry the
-//! netCDF error kind plus file and object context; scale/offset is never applied implicitly.
+//! What its documentation shows builds unchanged (`crates/georust-compat-tests` holds its
+//! examples and a test of each call). Differences:
+//! - No C library, no global lock; reads of one [`File`] run in parallel.
+//! - [`VariableMut`] and [`GroupMut`] borrow their [`FileMut`] and repeat the read methods of
+//!   [`Variable`] and [`Group`] (or give a read view with `view()`) rather than deref to them.
+//! - Names come back as `&str` rather than `String`; `add_dimension` returns a [`DimId`] and
+//!   `add_attribute`/`put_attribute` return `()`, not handles; `vartype` is an [`NcType`].
+//! - Attributes are [`Attribute`] values (`name()`, `value()`, and the typed [`Values`]).
+//! - `assert_eq!(x, attr.try_into().unwrap())` needs `x`'s type spelled out
+//!   (`let y: u8 = attr.try_into()?`): a dependency (serde_json) implements `PartialEq` between
+//!   numbers and its own values, which leaves the target of `try_into` ambiguous there.
+//! - [`open_mem`] takes the bytes (`Vec<u8>`), not a name and a borrowed slice; there is no
+//!   `types()` listing.
+//! - No typed compounds (`NcTypeDescriptor`, the `derive` feature) yet: user types go through
+//!   [`model::UserType`] and [`Values::User`]; `variables_mut` is missing (take one
+//!   [`VariableMut`] at a time); no MPI.
+//! - Reads convert between numeric types as netcdf-c does, with NC_ERANGE for values that do
+//!   not fit; scale/offset and fill masking are never applied implicitly, but on request by
+//!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]).
 
+#![warn(missing_debug_implementations)]
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
+// The modules marked `#[doc(hidden)]` are internals the command-line tools (`purecdf-cli`) use:
+// CDL parsing and printing, the format backends, type conversion and filter specs. They are not
+// part of the API and may change in any release.
 mod alloc;
+mod attribute;
 pub(crate) mod backend;
+#[doc(hidden)]
 pub mod cdl;
+pub mod cf;
+#[doc(hidden)]
 pub mod classic;
+#[doc(hidden)]
 pub mod convert;
 mod dispatch;
 mod error;
 mod file;
+#[doc(hidden)]
 pub mod filter_spec;
 pub mod hdf4;
 pub mod model;
 mod nc4def;
+#[doc(hidden)]
 pub mod nczarr;
+#[doc(hidden)]
 pub mod netcdf4;
 mod remote;
 mod selection;
 
+pub use attribute::AttributeValue;
 pub use backend::{Chunking, ExtendedFormat, Format, Quantize};
 pub use convert::NcElement;
 pub use dispatch::{
     append, create, create_with, open, open_mem, open_store, open_with, OpenOptions,
 };
 pub use error::{Context, Error, ErrorKind, Result};
-pub use file::{CreateOptions, File, FileMut, Variable};
+pub use file::{
+    append_with, CreateOptions, Endianness, File, FileMut, Group, GroupMut, Options, Variable,
+    VariableMut,
+};
+/// The ndarray version purecdf's array reads and writes use (any of 0.15–0.17, as Cargo
+/// resolves it).
+#[cfg(feature = "ndarray")]
+pub use ndarray;
 /// Key/value stores for Zarr datasets (directory, zip, memory).
 pub use purecdf_store as store;
 

@@ -2,7 +2,8 @@
 //! that build them, with netcdf-c's bound checks (NC_EINVALCOORDS, NC_EEDGE, NC_ESTRIDE).
 
 use crate::error::{fail, ErrorKind, Result};
-use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo};
+use std::iter::StepBy;
+use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
 /// A checked selection: for each dimension a start, a count and a stride (all in elements).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -110,7 +111,7 @@ impl Hyperslab {
 /// One dimension's part of a selection, as georust's `Extent`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Extent {
-    /// A single index; the axis is kept with count 1.
+    /// A single index: one element, its axis dropped from ndarray reads and writes.
     Index(u64),
     /// `start..end` (exclusive) with a stride; `end = None` means to the end of the dimension.
     Slice {
@@ -191,11 +192,19 @@ impl From<RangeFull> for Extents {
     }
 }
 
-impl From<u64> for Extent {
-    fn from(i: u64) -> Self {
-        Extent::Index(i)
+impl From<()> for Extents {
+    /// The empty selection of a scalar variable.
+    fn from((): ()) -> Self {
+        Extents::Extent(Vec::new())
     }
 }
+
+impl From<&Extents> for Extents {
+    fn from(e: &Extents) -> Self {
+        e.clone()
+    }
+}
+
 impl From<usize> for Extent {
     fn from(i: usize) -> Self {
         Extent::Index(i as u64)
@@ -203,51 +212,36 @@ impl From<usize> for Extent {
 }
 impl From<Range<usize>> for Extent {
     fn from(r: Range<usize>) -> Self {
-        Extent::Slice {
-            start: r.start as u64,
-            end: Some(r.end as u64),
-            stride: 1,
-        }
+        slice(r.start, Some(r.end), 1)
     }
 }
 impl From<RangeInclusive<usize>> for Extent {
     fn from(r: RangeInclusive<usize>) -> Self {
-        Extent::Slice {
-            start: *r.start() as u64,
-            end: Some(*r.end() as u64 + 1),
-            stride: 1,
-        }
+        slice(*r.start(), Some(*r.end() + 1), 1)
     }
 }
 impl From<RangeFrom<usize>> for Extent {
     fn from(r: RangeFrom<usize>) -> Self {
-        Extent::Slice {
-            start: r.start as u64,
-            end: None,
-            stride: 1,
-        }
+        slice(r.start, None, 1)
     }
 }
 impl From<RangeTo<usize>> for Extent {
     fn from(r: RangeTo<usize>) -> Self {
-        Extent::Slice {
-            start: 0,
-            end: Some(r.end as u64),
-            stride: 1,
-        }
+        slice(0, Some(r.end), 1)
+    }
+}
+impl From<RangeToInclusive<usize>> for Extent {
+    fn from(r: RangeToInclusive<usize>) -> Self {
+        slice(0, Some(r.end + 1), 1)
     }
 }
 impl From<RangeFull> for Extent {
     fn from(_: RangeFull) -> Self {
-        Extent::Slice {
-            start: 0,
-            end: None,
-            stride: 1,
-        }
+        slice(0, None, 1)
     }
 }
-impl From<std::iter::StepBy<Range<usize>>> for Extent {
-    fn from(r: std::iter::StepBy<Range<usize>>) -> Self {
+impl From<StepBy<Range<usize>>> for Extent {
+    fn from(r: StepBy<Range<usize>>) -> Self {
         // StepBy exposes no fields; recover them from the iterator itself.
         let mut it = r;
         let first = it.next();
@@ -275,6 +269,69 @@ impl From<std::iter::StepBy<Range<usize>>> for Extent {
         }
     }
 }
+impl From<StepBy<RangeInclusive<usize>>> for Extent {
+    fn from(r: StepBy<RangeInclusive<usize>>) -> Self {
+        let mut it = r;
+        match (it.next(), it.next()) {
+            (None, _) => slice(0, Some(0), 1),
+            (Some(a), None) => slice(a, Some(a + 1), 1),
+            (Some(a), Some(b)) => {
+                let rest = it.count();
+                Extent::SliceCount {
+                    start: a as u64,
+                    count: 2 + rest as u64,
+                    stride: (b - a) as u64,
+                }
+            }
+        }
+    }
+}
+impl From<StepBy<RangeFrom<usize>>> for Extent {
+    fn from(r: StepBy<RangeFrom<usize>>) -> Self {
+        // An endless iterator: its first two items give the start and the step.
+        let mut it = r;
+        let a = it.next().unwrap_or(0);
+        let b = it.next().unwrap_or(a + 1);
+        slice(a, None, b - a)
+    }
+}
+
+fn slice(start: usize, end: Option<usize>, stride: usize) -> Extent {
+    Extent::Slice {
+        start: start as u64,
+        end: end.map(|e| e as u64),
+        stride: stride as u64,
+    }
+}
+
+/// A lone extent (an index, a range, a stepped range) is a selection of a one-dimensional
+/// variable, as in `var.get_values::<f32, _>(2..5)`.
+macro_rules! extent_as_extents {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Extents {
+            fn from(e: $t) -> Self {
+                Extents::Extent(vec![Extent::from(e)])
+            }
+        }
+        impl From<&$t> for Extent {
+            fn from(e: &$t) -> Self {
+                Extent::from(e.clone())
+            }
+        }
+    )*};
+}
+extent_as_extents!(
+    usize,
+    Range<usize>,
+    RangeInclusive<usize>,
+    RangeFrom<usize>,
+    RangeTo<usize>,
+    RangeToInclusive<usize>,
+    StepBy<Range<usize>>,
+    StepBy<RangeInclusive<usize>>,
+    StepBy<RangeFrom<usize>>
+);
+
 impl From<Extent> for Extents {
     fn from(e: Extent) -> Self {
         Extents::Extent(vec![e])
@@ -285,9 +342,14 @@ impl<E: Into<Extent>> From<Vec<E>> for Extents {
         Extents::Extent(v.into_iter().map(Into::into).collect())
     }
 }
-impl<E: Into<Extent> + Clone, const N: usize> From<[E; N]> for Extents {
+impl<E: Into<Extent>, const N: usize> From<[E; N]> for Extents {
     fn from(v: [E; N]) -> Self {
         Extents::Extent(v.into_iter().map(Into::into).collect())
+    }
+}
+impl<E: Into<Extent> + Clone, const N: usize> From<&[E; N]> for Extents {
+    fn from(v: &[E; N]) -> Self {
+        Extents::Extent(v.iter().cloned().map(Into::into).collect())
     }
 }
 impl<E: Into<Extent> + Clone> From<&[E]> for Extents {
@@ -295,41 +357,125 @@ impl<E: Into<Extent> + Clone> From<&[E]> for Extents {
         Extents::Extent(v.iter().cloned().map(Into::into).collect())
     }
 }
-impl From<(&[u64], &[u64])> for Extents {
-    fn from((start, count): (&[u64], &[u64])) -> Self {
-        Extents::Extent(
-            start
-                .iter()
-                .zip(count)
-                .map(|(&s, &c)| Extent::SliceCount {
-                    start: s,
-                    count: c,
-                    stride: 1,
-                })
-                .collect(),
-        )
+
+/// A tuple of extents, one per dimension: `(0, .., 1..3)`.
+macro_rules! tuple_extents {
+    () => {};
+    ($head:ident, $($tail:ident,)*) => {
+        #[allow(non_snake_case)]
+        impl<$head: Into<Extent>, $($tail: Into<Extent>,)*> From<($head, $($tail,)*)> for Extents {
+            fn from(($head, $($tail,)*): ($head, $($tail,)*)) -> Self {
+                Extents::Extent(vec![$head.into(), $($tail.into(),)*])
+            }
+        }
+        tuple_extents! { $($tail,)* }
+    };
+}
+tuple_extents! { T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, }
+
+fn start_count_stride<S, C, T>(start: &[S], count: &[C], stride: Option<&[T]>) -> Result<Extents>
+where
+    S: Copy + TryInto<u64>,
+    C: Copy + TryInto<u64>,
+    T: Copy + TryInto<u64>,
+{
+    let n = start.len();
+    if count.len() != n || stride.is_some_and(|s| s.len() != n) {
+        return fail(
+            ErrorKind::InvalidCoords,
+            "start, count and stride differ in length",
+        );
+    }
+    let num = |x: Option<u64>| x.ok_or(ErrorKind::InvalidCoords);
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let stride = match stride {
+            Some(s) => num(s[i].try_into().ok()).map_err(|_| ErrorKind::Stride)?,
+            None => 1,
+        };
+        out.push(Extent::SliceCount {
+            start: num(start[i].try_into().ok())?,
+            count: num(count[i].try_into().ok())?,
+            stride,
+        });
+    }
+    Ok(Extents::Extent(out))
+}
+
+/// `(start, count)` and `(start, count, stride)` pairs and triples of slices, vectors or arrays.
+macro_rules! start_count {
+    ($($s:ty, $c:ty);*) => {$(
+        impl TryFrom<($s, $c)> for Extents {
+            type Error = crate::Error;
+            fn try_from((start, count): ($s, $c)) -> Result<Self> {
+                start_count_stride::<_, _, u64>(&start[..], &count[..], None)
+            }
+        }
+    )*};
+}
+start_count!(&[u64], &[u64]; &[usize], &[usize]; Vec<usize>, Vec<usize>; Vec<u64>, Vec<u64>);
+
+macro_rules! start_count_stride {
+    ($($s:ty, $c:ty, $t:ty);*) => {$(
+        impl TryFrom<($s, $c, $t)> for Extents {
+            type Error = crate::Error;
+            fn try_from((start, count, stride): ($s, $c, $t)) -> Result<Self> {
+                start_count_stride(&start[..], &count[..], Some(&stride[..]))
+            }
+        }
+    )*};
+}
+start_count_stride!(
+    &[u64], &[u64], &[u64];
+    &[usize], &[usize], &[isize];
+    &[usize], &[usize], &[usize];
+    Vec<usize>, Vec<usize>, Vec<isize>
+);
+
+impl<const N: usize> TryFrom<([usize; N], [usize; N])> for Extents {
+    type Error = crate::Error;
+    fn try_from((start, count): ([usize; N], [usize; N])) -> Result<Self> {
+        start_count_stride::<_, _, u64>(&start, &count, None)
     }
 }
-impl From<(&[u64], &[u64], &[u64])> for Extents {
-    fn from((start, count, stride): (&[u64], &[u64], &[u64])) -> Self {
-        Extents::Extent(
-            start
-                .iter()
-                .zip(count)
-                .zip(stride)
-                .map(|((&s, &c), &st)| Extent::SliceCount {
-                    start: s,
-                    count: c,
-                    stride: st,
-                })
-                .collect(),
-        )
+impl<const N: usize> TryFrom<(&[usize; N], &[usize; N])> for Extents {
+    type Error = crate::Error;
+    fn try_from((start, count): (&[usize; N], &[usize; N])) -> Result<Self> {
+        start_count_stride::<_, _, u64>(start, count, None)
     }
 }
-impl From<&Hyperslab> for Extents {
-    fn from(h: &Hyperslab) -> Self {
-        (h.start.as_slice(), h.count.as_slice(), h.stride.as_slice()).into()
+impl<const N: usize> TryFrom<([usize; N], [usize; N], [isize; N])> for Extents {
+    type Error = crate::Error;
+    fn try_from((start, count, stride): ([usize; N], [usize; N], [isize; N])) -> Result<Self> {
+        start_count_stride(&start, &count, Some(&stride))
     }
+}
+
+impl TryFrom<&Hyperslab> for Extents {
+    type Error = crate::Error;
+    fn try_from(h: &Hyperslab) -> Result<Self> {
+        (h.start.as_slice(), h.count.as_slice(), h.stride.as_slice()).try_into()
+    }
+}
+
+impl Extents {
+    /// Which axes of a selection are single indices: georust's ndarray reads (`get`) drop them
+    /// from the shape of the array returned, and writes (`put`) expect arrays without them.
+    pub fn index_axes(&self, rank: usize) -> Vec<bool> {
+        match self {
+            Extents::All => vec![false; rank],
+            Extents::Extent(list) => list.iter().map(|e| matches!(e, Extent::Index(_))).collect(),
+        }
+    }
+}
+
+/// Converts anything a read or write takes as a selection (georust's `E: TryInto<Extents>`).
+pub(crate) fn extents<E>(e: E) -> Result<Extents>
+where
+    E: TryInto<Extents>,
+    E::Error: Into<crate::Error>,
+{
+    e.try_into().map_err(Into::into)
 }
 
 #[cfg(test)]

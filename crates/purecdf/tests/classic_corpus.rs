@@ -86,7 +86,7 @@ fn rewrite(src: &Path, dst: &Path) {
         if d.unlimited {
             w.add_unlimited_dimension(&d.name).unwrap();
         } else {
-            w.add_dimension(&d.name, d.len).unwrap();
+            w.add_dimension(&d.name, d.len()).unwrap();
         }
     }
     for v in f.variables() {

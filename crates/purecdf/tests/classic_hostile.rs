@@ -30,7 +30,7 @@ fn exercise(img: Vec<u8>) -> Result<(), purecdf::Error> {
         if size <= 1 << 20 {
             // Errors are fine; panics are not.
             let _ = v.get_raw_values(..);
-            let _ = v.get_values::<f64>(..);
+            let _ = v.get_values::<f64, _>(..);
         }
     }
     Ok(())

@@ -103,8 +103,8 @@ fn redef_grows_header_and_moves_data() {
         let mut w = create(p, Format::Classic);
         w.add_unlimited_dimension("time").unwrap();
         w.add_dimension("x", 3).unwrap();
-        let a = w.add_variable::<i32>("a", &["x"]).unwrap();
-        let r = w.add_variable::<f32>("r", &["time", "x"]).unwrap();
+        let a = w.add_variable::<i32>("a", &["x"]).unwrap().id();
+        let r = w.add_variable::<f32>("r", &["time", "x"]).unwrap().id();
         w.enddef().unwrap();
         put(&mut w, a, &[1i32, 2, 3], &[0], &[3]);
         put(
@@ -120,8 +120,8 @@ fn redef_grows_header_and_moves_data() {
         w.add_attribute("history", "a long attribute that grows the header..")
             .unwrap();
         w.add_dimension("y", 2).unwrap();
-        let b = w.add_variable::<i16>("b", &["y"]).unwrap();
-        w.add_variable::<f64>("r2", &["time"]).unwrap();
+        let b = w.add_variable::<i16>("b", &["y"]).unwrap().id();
+        w.add_variable::<f64>("r2", &["time"]).unwrap().id();
         w.enddef().unwrap();
         put(&mut w, b, &[-5i16, 5], &[0], &[2]);
         put(&mut w, r, &[10f32, 11., 12.], &[3, 0], &[1, 3]);
@@ -134,7 +134,10 @@ fn renames_and_attribute_rewrites_in_data_mode() {
     compare("rename_datamode", |p| {
         let mut w = create(p, Format::Offset64);
         let d = w.add_dimension("dimension", 2).unwrap();
-        let v = w.add_variable::<f64>("longname", &["dimension"]).unwrap();
+        let v = w
+            .add_variable::<f64>("longname", &["dimension"])
+            .unwrap()
+            .id();
         w.put_attribute(ROOT, Some(v), "attname", vec![1i32, 2, 3])
             .unwrap();
         w.add_attribute("title", "hello").unwrap();
@@ -165,8 +168,8 @@ fn nofill_record_append_pads_file_at_close() {
         assert!(w.set_fill(false).unwrap());
         w.add_unlimited_dimension("t").unwrap();
         w.add_dimension("x", 2).unwrap();
-        let v = w.add_variable::<i16>("v", &["t", "x"]).unwrap();
-        w.add_variable::<i8>("w", &["t"]).unwrap();
+        let v = w.add_variable::<i16>("v", &["t", "x"]).unwrap().id();
+        w.add_variable::<i8>("w", &["t"]).unwrap().id();
         w.enddef().unwrap();
         put(&mut w, v, &[3i16, 4], &[5, 0], &[1, 2]);
         w.close().unwrap();
@@ -179,15 +182,15 @@ fn cdf5_fill_values_and_strided_writes() {
         let mut w = create(p, Format::Cdf5);
         w.add_unlimited_dimension("t").unwrap();
         w.add_dimension("n", 5).unwrap();
-        let ub = w.add_variable::<u8>("ub", &["n"]).unwrap();
+        let ub = w.add_variable::<u8>("ub", &["n"]).unwrap().id();
         w.put_attribute(ROOT, Some(ub), "_FillValue", vec![1u8])
             .unwrap();
-        let us = w.add_variable::<u16>("us", &["t", "n"]).unwrap();
-        let ui = w.add_variable::<u32>("ui", &["n"]).unwrap();
-        let i64v = w.add_variable::<i64>("i64", &["t", "n"]).unwrap();
+        let us = w.add_variable::<u16>("us", &["t", "n"]).unwrap().id();
+        let ui = w.add_variable::<u32>("ui", &["n"]).unwrap().id();
+        let i64v = w.add_variable::<i64>("i64", &["t", "n"]).unwrap().id();
         w.put_attribute(ROOT, Some(i64v), "_FillValue", vec![-5i64])
             .unwrap();
-        let u64v = w.add_variable::<u64>("u64", &["n"]).unwrap();
+        let u64v = w.add_variable::<u64>("u64", &["n"]).unwrap().id();
         w.add_variable_with_type("c", NcType::Char, &["t", "n"])
             .unwrap();
         w.enddef().unwrap();
@@ -227,8 +230,8 @@ fn deleting_attributes_keeps_data_in_place() {
         let mut w = create(p, Format::Classic);
         w.add_unlimited_dimension("t").unwrap();
         w.add_dimension("x", 4).unwrap();
-        let a = w.add_variable::<f32>("a", &["x"]).unwrap();
-        let r = w.add_variable::<i32>("r", &["t"]).unwrap();
+        let a = w.add_variable::<f32>("a", &["x"]).unwrap().id();
+        let r = w.add_variable::<i32>("r", &["t"]).unwrap().id();
         w.put_attribute(ROOT, Some(a), "comment", "thirty characters of comment..")
             .unwrap();
         w.add_attribute("g1", "twenty characters...").unwrap();
@@ -238,7 +241,7 @@ fn deleting_attributes_keeps_data_in_place() {
         w.redef().unwrap();
         w.delete_attribute(ROOT, Some(a), "comment").unwrap();
         w.delete_attribute(ROOT, None, "g1").unwrap();
-        w.add_variable::<i8>("b", &["x"]).unwrap();
+        w.add_variable::<i8>("b", &["x"]).unwrap().id();
         w.enddef().unwrap();
         w.close().unwrap();
     });
@@ -250,13 +253,13 @@ fn second_record_variable_after_reopen() {
         let mut w = create(p, Format::Classic);
         w.add_unlimited_dimension("t").unwrap();
         w.add_dimension("n", 2).unwrap();
-        let r = w.add_variable::<i16>("r", &["t", "n"]).unwrap();
+        let r = w.add_variable::<i16>("r", &["t", "n"]).unwrap().id();
         w.enddef().unwrap();
         put(&mut w, r, &[1i16, 2, 3, 4, 5, 6], &[0, 0], &[3, 2]);
         w.close().unwrap();
         let mut w = purecdf::append(p).unwrap();
         w.redef().unwrap();
-        w.add_variable::<i8>("q", &["t"]).unwrap();
+        w.add_variable::<i8>("q", &["t"]).unwrap().id();
         w.enddef().unwrap();
         w.close().unwrap();
     });
@@ -268,11 +271,11 @@ fn packed_records_move_when_a_record_variable_is_added() {
         let mut w = create(p, Format::Classic);
         w.add_unlimited_dimension("t").unwrap();
         w.add_dimension("n", 3).unwrap();
-        let r = w.add_variable::<i8>("r", &["t", "n"]).unwrap();
+        let r = w.add_variable::<i8>("r", &["t", "n"]).unwrap().id();
         w.enddef().unwrap();
         put(&mut w, r, &[1i8, 2, 3, 4, 5, 6, 7, 8, 9], &[0, 0], &[3, 3]);
         w.redef().unwrap();
-        w.add_variable::<i16>("q", &["t"]).unwrap();
+        w.add_variable::<i16>("q", &["t"]).unwrap().id();
         w.add_attribute("note", "grown now").unwrap();
         w.enddef().unwrap();
         w.close().unwrap();
@@ -298,8 +301,8 @@ fn cdf2_variable_over_4_gib() {
     w.set_fill(false).unwrap();
     w.add_dimension("small", 3).unwrap();
     w.add_dimension("big", 1_200_000_000).unwrap();
-    let a = w.add_variable::<i32>("a", &["small"]).unwrap();
-    let v = w.add_variable::<f32>("v", &["big"]).unwrap();
+    let a = w.add_variable::<i32>("a", &["small"]).unwrap().id();
+    let v = w.add_variable::<f32>("v", &["big"]).unwrap().id();
     w.enddef().unwrap();
     put(&mut w, a, &[1i32, 2, 3], &[0], &[3]);
     put(&mut w, v, &[7.5f32], &[1_199_999_999], &[1]);
@@ -316,18 +319,10 @@ fn cdf2_variable_over_4_gib() {
     assert_eq!(len(&rp), len(&cp));
     assert_eq!(head(&rp), head(&cp));
     let f = purecdf::open(&rp).unwrap();
-    let x: f32 = f
-        .variable("v")
-        .unwrap()
-        .get_value(&[1_199_999_999])
-        .unwrap();
+    let x: f32 = f.variable("v").unwrap().get_value([1_199_999_999]).unwrap();
     assert_eq!(x, 7.5);
     let g = purecdf::open(&cp).unwrap();
-    let y: f32 = g
-        .variable("v")
-        .unwrap()
-        .get_value(&[1_199_999_999])
-        .unwrap();
+    let y: f32 = g.variable("v").unwrap().get_value([1_199_999_999]).unwrap();
     assert_eq!(y, 7.5);
     assert_eq!(
         g.variable("a").unwrap().get_raw_values(..).unwrap(),
@@ -344,10 +339,10 @@ fn nofill_blocks(p: &Path, format: Format) {
     w.add_unlimited_dimension("t").unwrap();
     w.add_dimension("n", 3000).unwrap();
     w.add_dimension("m", 5000).unwrap();
-    let big = w.add_variable::<i16>("big", &["m"]).unwrap();
-    let r = w.add_variable::<f32>("r", &["t", "n"]).unwrap();
-    let rb = w.add_variable::<i8>("rb", &["t"]).unwrap();
-    let s = w.add_variable::<i16>("s", &["t"]).unwrap();
+    let big = w.add_variable::<i16>("big", &["m"]).unwrap().id();
+    let r = w.add_variable::<f32>("r", &["t", "n"]).unwrap().id();
+    let rb = w.add_variable::<i8>("rb", &["t"]).unwrap().id();
+    let s = w.add_variable::<i16>("s", &["t"]).unwrap().id();
     w.enddef().unwrap();
     let bv: Vec<i16> = (0..5000).collect();
     let rv: Vec<f32> = (0..3000).map(|i| i as f32 * 0.5).collect();
@@ -397,7 +392,7 @@ fn reopened_nofill_file_appends_reads_and_outgrows_a_block() {
         w.redef().unwrap();
         w.add_attribute("history", "x".repeat(9000).as_str())
             .unwrap();
-        w.add_variable::<i32>("q", &["t"]).unwrap();
+        w.add_variable::<i32>("q", &["t"]).unwrap().id();
         w.enddef().unwrap();
         put(&mut w, r, &rv, &[9, 0], &[1, 3000]);
         w.close().unwrap();
@@ -410,7 +405,7 @@ fn reopened_file_with_a_header_over_4_kib() {
         let mut w = create(p, Format::Classic);
         assert!(w.set_fill(false).unwrap());
         w.add_dimension("d", 100).unwrap();
-        let v = w.add_variable::<i32>("v", &["d"]).unwrap();
+        let v = w.add_variable::<i32>("v", &["d"]).unwrap().id();
         w.add_attribute("comment", "y".repeat(4500).as_str())
             .unwrap();
         w.close().unwrap();
@@ -428,8 +423,8 @@ fn records_move_a_few_bytes_through_double_buffering() {
         assert!(w.set_fill(false).unwrap());
         w.add_unlimited_dimension("t").unwrap();
         w.add_dimension("n", 5000).unwrap();
-        let r = w.add_variable::<f32>("r", &["t", "n"]).unwrap();
-        let rb = w.add_variable::<i8>("rb", &["t"]).unwrap();
+        let r = w.add_variable::<f32>("r", &["t", "n"]).unwrap().id();
+        let rb = w.add_variable::<i8>("rb", &["t"]).unwrap().id();
         w.enddef().unwrap();
         let rv: Vec<f32> = (0..5000).map(|i| i as f32).collect();
         for i in 0..3 {
@@ -498,8 +493,8 @@ fn error_codes_match_netcdf_c() {
     got.push(ErrorKind::Perm.nc_code());
     let mut w = create(&p, Format::Classic);
     w.add_dimension("h", 1_000_000_000).unwrap();
-    w.add_variable::<f64>("h1", &["h"]).unwrap();
-    w.add_variable::<f64>("h2", &["h"]).unwrap();
+    w.add_variable::<f64>("h1", &["h"]).unwrap().id();
+    w.add_variable::<f64>("h2", &["h"]).unwrap().id();
     got.push(code(w.enddef()));
     assert_eq!(got, want);
 }

@@ -69,11 +69,11 @@ fn classic_speed_against_netcdf_c() {
         || {
             flush();
             let t0 = Instant::now();
-            let mut w = purecdf::create(&rfile, Format::Offset64).unwrap();
+            let mut w = purecdf::create_with(&rfile, Format::Offset64).unwrap();
             w.set_fill(false).unwrap();
-            w.add_dimension("y", N as u64).unwrap();
-            w.add_dimension("x", N as u64).unwrap();
-            let v = w.add_variable::<f32>("v", &["y", "x"]).unwrap();
+            w.add_dimension("y", N).unwrap();
+            w.add_dimension("x", N).unwrap();
+            let v = w.add_variable::<f32>("v", &["y", "x"]).unwrap().id();
             w.enddef().unwrap();
             w.put_values(v, &data, ..).unwrap();
             w.close().unwrap();

@@ -116,7 +116,7 @@ fn cdf1_every_type() {
         ])
         .unwrap();
     assert_eq!(st, vec![2, 4, 32767, -1]);
-    let one: i32 = f.variable("i").unwrap().get_value(&[3]).unwrap();
+    let one: i32 = f.variable("i").unwrap().get_value([3]).unwrap();
     assert_eq!(one, 17);
     let _ = FB;
 }
@@ -192,7 +192,7 @@ fn zero_records() {
     assert_eq!(
         f.variable("temp")
             .unwrap()
-            .get_values::<f32>([0..1usize, 0..2])
+            .get_values::<f32, _>([0..1usize, 0..2])
             .unwrap_err()
             .kind(),
         ErrorKind::InvalidCoords

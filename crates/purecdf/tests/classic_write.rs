@@ -32,7 +32,7 @@ fn rewrite(src: &purecdf::File, dst: &Path, fill: bool) {
         if d.unlimited {
             w.add_unlimited_dimension(&d.name).unwrap();
         } else {
-            w.add_dimension(&d.name, d.len).unwrap();
+            w.add_dimension(&d.name, d.len()).unwrap();
         }
     }
     for v in src.variables() {
@@ -97,11 +97,11 @@ fn rewrite_cdf5_all_is_byte_identical() {
 fn values_round_trip_through_our_writer() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("rt.nc");
-    let mut w = purecdf::create(&p, Format::Offset64).unwrap();
+    let mut w = purecdf::create_with(&p, Format::Offset64).unwrap();
     w.add_unlimited_dimension("t").unwrap();
     w.add_dimension("x", 3).unwrap();
-    let a = w.add_variable::<f64>("a", &["t", "x"]).unwrap();
-    let b = w.add_variable::<i16>("b", &["t"]).unwrap();
+    let a = w.add_variable::<f64>("a", &["t", "x"]).unwrap().id();
+    let b = w.add_variable::<i16>("b", &["t"]).unwrap().id();
     w.enddef().unwrap();
     w.put_values(
         a,
@@ -170,10 +170,10 @@ fn reference_ncdump_reads_what_we_write() {
     }
     // A file built from scratch, with a redef that moves the data.
     let p = dir.path().join("scratch.nc");
-    let mut w = purecdf::create(&p, Format::Cdf5).unwrap();
+    let mut w = purecdf::create_with(&p, Format::Cdf5).unwrap();
     w.add_unlimited_dimension("t").unwrap();
     w.add_dimension("n", 2).unwrap();
-    let u = w.add_variable::<u64>("u", &["t", "n"]).unwrap();
+    let u = w.add_variable::<u64>("u", &["t", "n"]).unwrap().id();
     w.enddef().unwrap();
     w.put_values(
         u,
@@ -183,7 +183,7 @@ fn reference_ncdump_reads_what_we_write() {
     .unwrap();
     w.redef().unwrap();
     w.add_attribute("title", "scratch").unwrap();
-    let s = w.add_variable::<i16>("s", &["n"]).unwrap();
+    let s = w.add_variable::<i16>("s", &["n"]).unwrap().id();
     w.enddef().unwrap();
     w.put_values(s, &[-1i16, 1], ..).unwrap();
     w.close().unwrap();
@@ -198,9 +198,9 @@ fn reference_ncdump_reads_what_we_write() {
 fn sync_publishes_records_to_other_readers() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("sync.nc");
-    let mut w = purecdf::create(&p, Format::Classic).unwrap();
+    let mut w = purecdf::create_with(&p, Format::Classic).unwrap();
     w.add_unlimited_dimension("t").unwrap();
-    let v = w.add_variable::<i32>("v", &["t"]).unwrap();
+    let v = w.add_variable::<i32>("v", &["t"]).unwrap().id();
     assert_eq!(w.sync().unwrap_err().kind(), purecdf::ErrorKind::InDefine);
     w.enddef().unwrap();
     w.put_values(v, &[1i32, 2], ([0u64].as_slice(), [2u64].as_slice()))
@@ -226,9 +226,9 @@ fn long_strided_writes_and_reads_round_trip() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("strided.nc");
     let n = 6_000_000u64;
-    let mut w = purecdf::create(&p, Format::Offset64).unwrap();
-    w.add_dimension("n", n).unwrap();
-    let v = w.add_variable::<i16>("v", &["n"]).unwrap();
+    let mut w = purecdf::create_with(&p, Format::Offset64).unwrap();
+    w.add_dimension("n", n as usize).unwrap();
+    let v = w.add_variable::<i16>("v", &["n"]).unwrap().id();
     w.put_attribute(ROOT, Some(v), "_FillValue", vec![-1i16])
         .unwrap();
     w.enddef().unwrap();
@@ -264,10 +264,10 @@ fn long_strided_writes_and_reads_round_trip() {
 fn per_variable_no_fill() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nofill.nc");
-    let mut f = purecdf::create(&path, purecdf::Format::Classic).unwrap();
+    let mut f = purecdf::create_with(&path, purecdf::Format::Classic).unwrap();
     f.add_dimension("x", 3).unwrap();
-    let a = f.add_variable::<i32>("a", &["x"]).unwrap();
-    let b = f.add_variable::<i32>("b", &["x"]).unwrap();
+    let a = f.add_variable::<i32>("a", &["x"]).unwrap().id();
+    let b = f.add_variable::<i32>("b", &["x"]).unwrap().id();
     f.def_var_fill(a, true).unwrap();
     f.enddef().unwrap();
     assert_eq!(
@@ -279,11 +279,11 @@ fn per_variable_no_fill() {
     f.close().unwrap();
     let r = purecdf::open(&path).unwrap();
     assert_eq!(
-        r.variable("a").unwrap().get_values::<i32>(..).unwrap(),
+        r.variable("a").unwrap().get_values::<i32, _>(..).unwrap(),
         [0, 0, 0]
     );
     assert_eq!(
-        r.variable("b").unwrap().get_values::<i32>(..).unwrap(),
+        r.variable("b").unwrap().get_values::<i32, _>(..).unwrap(),
         [1, -2147483647, -2147483647]
     );
 }

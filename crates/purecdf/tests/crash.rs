@@ -109,26 +109,26 @@ fn rec(r: usize, shape: &[u64]) -> purecdf::Extents {
         .chain(shape.iter().map(|_| 0))
         .collect();
     let count: Vec<u64> = std::iter::once(1).chain(shape.iter().copied()).collect();
-    (&start[..], &count[..]).into()
+    purecdf::Extents::try_from((&start[..], &count[..])).expect("same lengths")
 }
 
 /// The writer: follows the plan, printing `synced K` after each sync.
 fn writer(seed: u64, path: &Path) -> purecdf::Result<()> {
     let p = plan(seed);
     let mut out = std::io::stdout().lock();
-    let mut f = purecdf::create(path, p.format)?;
+    let mut f = purecdf::create_with(path, p.format)?;
     f.add_unlimited_dimension("time")?;
-    f.add_dimension("y", NY as u64)?;
-    f.add_dimension("x", NX as u64)?;
-    let temp = f.add_variable::<f32>("temp", &["time", "y", "x"])?;
+    f.add_dimension("y", NY)?;
+    f.add_dimension("x", NX)?;
+    let temp = f.add_variable::<f32>("temp", &["time", "y", "x"])?.id();
     f.def_var_chunking(
         temp,
         purecdf::Chunking::Chunked(vec![1, NY as u64, NX as u64]),
     )?;
     f.def_var_deflate(temp, p.shuffle, p.deflate)?;
     f.def_var_fletcher32(temp, p.fletcher32)?;
-    let count = f.add_variable::<i32>("count", &["time"])?;
-    let fixed = f.add_variable::<f64>("fixed", &["y", "x"])?;
+    let count = f.add_variable::<i32>("count", &["time"])?.id();
+    let fixed = f.add_variable::<f64>("fixed", &["y", "x"])?.id();
     f.add_attribute("title", format!("crash test seed {seed}"))?;
     f.enddef()?;
     f.put_values(fixed, &fixed_values(seed), ..)?;

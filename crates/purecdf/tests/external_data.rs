@@ -12,18 +12,24 @@ fn external_raw_data_files() {
     let f = purecdf::open(&path).unwrap();
     let v = f.variable("ext").unwrap();
     assert_eq!(
-        v.get_values::<i32>(..).unwrap_err().kind(),
+        v.get_values::<i32, _>(..).unwrap_err().kind(),
         purecdf::ErrorKind::Hdf
     );
     std::env::set_var("HDF5_EXTFILE_PREFIX", &dir);
     let f = purecdf::open(&path).unwrap();
     let v = f.variable("ext").unwrap();
-    assert_eq!(v.get_values::<i32>(..).unwrap(), [0, 1, 2, 3, 4, 0, 0, 0]);
+    assert_eq!(
+        v.get_values::<i32, _>(..).unwrap(),
+        [0, 1, 2, 3, 4, 0, 0, 0]
+    );
     // A selection across the two segments.
     let (start, count): (&[u64], &[u64]) = (&[2], &[3]);
-    assert_eq!(v.get_values::<i32>((start, count)).unwrap(), [2, 3, 4]);
+    assert_eq!(v.get_values::<i32, _>((start, count)).unwrap(), [2, 3, 4]);
     assert_eq!(
-        f.variable("plain").unwrap().get_values::<i64>(..).unwrap(),
+        f.variable("plain")
+            .unwrap()
+            .get_values::<i64, _>(..)
+            .unwrap(),
         [0, 1]
     );
 }

@@ -19,7 +19,7 @@ fn small_file_values_and_formats() {
         [("x".to_string(), 3, false), ("t".to_string(), 2, true)]
     );
     let v = f.variable("v").unwrap();
-    assert_eq!(v.get_values::<i32>(..).unwrap(), [1, 2, 3]);
+    assert_eq!(v.get_values::<i32, _>(..).unwrap(), [1, 2, 3]);
     assert_eq!(
         v.attribute("units").unwrap().values,
         Values::Char(b"m".to_vec())
@@ -27,11 +27,11 @@ fn small_file_values_and_formats() {
     let r = f.variable("r").unwrap();
     assert_eq!(r.shape(), [2, 3]);
     assert_eq!(
-        r.get_values::<f64>(..).unwrap(),
+        r.get_values::<f64, _>(..).unwrap(),
         [1.5, 2.5, 3.5, 4.5, 5.5, 6.5]
     );
     assert_eq!(
-        r.get_values::<f32>([1..2usize, 0..3]).unwrap(),
+        r.get_values::<f32, _>([1..2usize, 0..3]).unwrap(),
         [4.5, 5.5, 6.5]
     );
     // Hidden bookkeeping attributes are not variable attributes.
@@ -88,7 +88,7 @@ fn strings_user_types_and_groups() {
     };
     assert_eq!(q, [Value::Opaque(vec![0xab, 0xcd, 0xef])]);
     assert_eq!(
-        f.variable("big").unwrap().get_values::<u64>(..).unwrap(),
+        f.variable("big").unwrap().get_values::<u64, _>(..).unwrap(),
         [u64::MAX, 0]
     );
     assert_eq!(
@@ -96,7 +96,7 @@ fn strings_user_types_and_groups() {
         Values::String(vec![Some("a".into()), Some("bc".into())])
     );
     let v = f.variable("/sub/v").unwrap();
-    assert_eq!(v.get_values::<i32>([1..2usize, 1..3]).unwrap(), [5, 6]);
+    assert_eq!(v.get_values::<i32, _>([1..2usize, 1..3]).unwrap(), [5, 6]);
 }
 
 #[test]
@@ -131,9 +131,12 @@ fn plain_hdf5_from_h5py() {
     assert_eq!(names, ["phony_dim_3", "phony_dim_4"]);
     let be = f.variable("v_bei4").unwrap();
     assert_eq!(be.vartype(), NcType::Int);
-    assert_eq!(be.get_values::<i32>(..).unwrap(), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(be.get_values::<i32, _>(..).unwrap(), [0, 1, 2, 3, 4, 5]);
     assert_eq!(
-        f.variable("v_u8").unwrap().get_values::<u64>(..).unwrap(),
+        f.variable("v_u8")
+            .unwrap()
+            .get_values::<u64, _>(..)
+            .unwrap(),
         [0, 1, 2, 3, 4, 5]
     );
     let s = f.variable("fixstr").unwrap();
@@ -143,7 +146,10 @@ fn plain_hdf5_from_h5py() {
         Values::String(vec![Some("ab".into()), Some("cde".into())])
     );
     assert_eq!(
-        f.variable("scalar").unwrap().get_value::<f64>(&[]).unwrap(),
+        f.variable("scalar")
+            .unwrap()
+            .get_value::<f64, _>(())
+            .unwrap(),
         3.5
     );
     assert_eq!(
@@ -153,7 +159,7 @@ fn plain_hdf5_from_h5py() {
     let r = f.variable("/grp/resizable").unwrap();
     assert!(r.dimensions()[0].unlimited);
     assert_eq!(
-        r.get_values::<i64>([1..3usize, 0..2]).unwrap(),
+        r.get_values::<i64, _>([1..3usize, 0..2]).unwrap(),
         [2, 3, 4, 5]
     );
 }
@@ -171,15 +177,15 @@ fn reduced_precision_types_from_nbit_data() {
     let v = f.variable("i32be_p12_o4").unwrap();
     assert_eq!(v.vartype(), NcType::Short);
     let want: Vec<i16> = (0..40).map(|i| (i * 37 % 2000 - 1000) as i16).collect();
-    assert_eq!(v.get_values::<i16>(..).unwrap(), want);
+    assert_eq!(v.get_values::<i16, _>(..).unwrap(), want);
     assert_eq!(f.variable("i8_p5_o1").unwrap().vartype(), NcType::Byte);
     let v = f.variable("u16be_p9_o3").unwrap();
     assert_eq!(v.vartype(), NcType::UShort);
-    assert_eq!(v.get_values::<u16>(..).unwrap()[2..4], [34, 51]);
+    assert_eq!(v.get_values::<u16, _>(..).unwrap()[2..4], [34, 51]);
     let v = f.variable("f32be_p20_o7").unwrap();
     assert_eq!(v.vartype(), NcType::Float);
     assert_eq!(
-        v.get_values::<f32>(..).unwrap()[..5],
+        v.get_values::<f32, _>(..).unwrap()[..5],
         [0.0, 1.0, -1.5, 3.25, 100.5]
     );
     // A compound with a string member and a top-level array type have no netCDF equivalent.
@@ -214,11 +220,14 @@ fn plain_h5py_files_as_netcdf_c_reads_them() {
     let null = f.variable("null_f4").unwrap();
     assert!(null.dimensions().is_empty());
     assert_eq!(
-        null.get_values::<f32>(..).unwrap_err().kind(),
+        null.get_values::<f32, _>(..).unwrap_err().kind(),
         purecdf::ErrorKind::Hdf
     );
     assert_eq!(
-        f.variable("scalar").unwrap().get_values::<i32>(..).unwrap(),
+        f.variable("scalar")
+            .unwrap()
+            .get_values::<i32, _>(..)
+            .unwrap(),
         [7]
     );
 
@@ -278,14 +287,14 @@ fn links_and_half_floats() {
         let f = purecdf::open(path(name)).unwrap();
         for v in ["/x", "/hard2", "/soft", "/chain"] {
             assert_eq!(
-                f.variable(v).unwrap().get_values::<i32>(..).unwrap(),
+                f.variable(v).unwrap().get_values::<i32, _>(..).unwrap(),
                 [0, 1, 2],
                 "{name} {v}"
             );
         }
         for v in ["/g/v", "/g/rel", "/g_again/v", "/sg/rel", "/deep"] {
             assert_eq!(
-                f.variable(v).unwrap().get_values::<f32>(..).unwrap(),
+                f.variable(v).unwrap().get_values::<f32, _>(..).unwrap(),
                 [0.0, 1.0],
                 "{name} {v}"
             );
@@ -300,7 +309,7 @@ fn links_and_half_floats() {
     let f = purecdf::open(path("h5py_half.h5")).unwrap();
     let v = f.variable("f2be").unwrap();
     assert_eq!(v.vartype(), NcType::Float);
-    assert_eq!(v.get_values::<f32>(..).unwrap()[..3], [0.5, -1.25, 3.0]);
+    assert_eq!(v.get_values::<f32, _>(..).unwrap()[..3], [0.5, -1.25, 3.0]);
     assert_eq!(
         f.attribute("ha").unwrap().values,
         Values::Float(vec![1.5, 2.5])
@@ -348,7 +357,7 @@ fn filter_ids_parameters_and_order() {
     };
     let mut f = purecdf::create_with(&p, opts).unwrap();
     f.add_dimension("x", 64).unwrap();
-    let v = f.add_variable::<f32>("v", &["x"]).unwrap();
+    let v = f.add_variable::<f32>("v", &["x"]).unwrap().id();
     f.def_var_filter(v, 1, &[5]).unwrap();
     f.def_var_filter(v, 2, &[]).unwrap();
     f.def_var_filter(v, 3, &[]).unwrap();
@@ -371,7 +380,7 @@ fn filter_ids_parameters_and_order() {
     let var = f.variable("v").unwrap();
     assert_eq!(var.filter_ids(), want);
     assert_eq!(var.filter_params(1).unwrap(), [7]);
-    assert_eq!(var.get_values::<f32>(..).unwrap(), data);
+    assert_eq!(var.get_values::<f32, _>(..).unwrap(), data);
     assert!(purecdf::filter_available(1) && purecdf::filter_available(4));
     assert!(!purecdf::filter_available(65535) && !purecdf::filter_available(70000));
 }

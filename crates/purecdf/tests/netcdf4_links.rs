@@ -17,21 +17,24 @@ fn virtual_datasets_are_variables() {
     let f = purecdf::open(path("printf.h5")).unwrap();
     let v = f.variable("frames").unwrap();
     assert_eq!(v.shape(), [6, 4]);
-    let all = v.get_values::<i32>(..).unwrap();
+    let all = v.get_values::<i32, _>(..).unwrap();
     assert_eq!(&all[8..12], [100, 101, 102, 103]);
     assert!(f.schema().var(v.id()).storage.is_virtual);
     let (start, count): (&[u64], &[u64]) = (&[5, 1], &[1, 2]);
-    assert_eq!(v.get_values::<i32>((start, count)).unwrap(), [205, 206]);
+    assert_eq!(v.get_values::<i32, _>((start, count)).unwrap(), [205, 206]);
 
     let f = purecdf::open(path("unlim.h5")).unwrap();
     let v = f.variable("grow").unwrap();
     assert_eq!(
-        v.get_values::<i16>(..).unwrap(),
+        v.get_values::<i16, _>(..).unwrap(),
         [10, 20, 11, 21, 12, 22, 13, -9, 14]
     );
     let f = purecdf::open(path("missing.h5")).unwrap();
     assert_eq!(
-        f.variable("part").unwrap().get_values::<i64>(..).unwrap(),
+        f.variable("part")
+            .unwrap()
+            .get_values::<i64, _>(..)
+            .unwrap(),
         [1, 2, 7, 7, 7, 7, 1, 2]
     );
 }
@@ -44,7 +47,7 @@ fn external_links_show_their_targets() {
     for name in ["last", "soft"] {
         let id = s.find_var(hop, name).unwrap();
         assert_eq!(
-            f.variable_by_id(id).get_values::<f32>(..).unwrap(),
+            f.variable_by_id(id).get_values::<f32, _>(..).unwrap(),
             [1.5, 2.5]
         );
     }
@@ -60,7 +63,7 @@ fn netcdf4_target_behind_a_link() {
     let ext = s.find_group(ROOT, "ext").unwrap();
     let w = s.find_var(ext, "w").unwrap();
     assert_eq!(
-        f.variable_by_id(w).get_values::<i32>(..).unwrap(),
+        f.variable_by_id(w).get_values::<i32, _>(..).unwrap(),
         [4, 5, 6]
     );
     assert_eq!(s.dim(s.var(w).dims[0]).name, "x");
@@ -77,5 +80,9 @@ fn hostile_links_and_sources_fail_cleanly() {
     assert!(purecdf::open(path("bad/elink_cycle_a.h5")).is_err());
     // A virtual dataset reading itself: the read fails, where HDF5 overflows its stack.
     let f = purecdf::open(path("bad/self_ref.h5")).unwrap();
-    assert!(f.variable("loop").unwrap().get_values::<i32>(..).is_err());
+    assert!(f
+        .variable("loop")
+        .unwrap()
+        .get_values::<i32, _>(..)
+        .is_err());
 }

@@ -17,10 +17,10 @@ fn metadata_cache_image_is_read_in_place_of_the_file() {
     assert_eq!(f.attribute("answer").unwrap().values, Values::Int(vec![42]));
     let sq = f.variable("/grp/sq").unwrap();
     let want: Vec<i16> = (0..20).map(|i: i16| i * i - 50).collect();
-    assert_eq!(sq.get_values::<i16>(..).unwrap(), want);
+    assert_eq!(sq.get_values::<i16, _>(..).unwrap(), want);
     assert_eq!(sq.attribute("scale").unwrap().values, Values::Int(vec![-7]));
     let x = f.variable("x").unwrap();
-    assert_eq!(x.get_values::<f64>(..).unwrap(), [0.25, -1.5, 1e10]);
+    assert_eq!(x.get_values::<f64, _>(..).unwrap(), [0.25, -1.5, 1e10]);
 }
 
 #[test]
@@ -34,7 +34,7 @@ fn files_a_writer_left_open_are_refused_unless_asked() {
         };
         let f = purecdf::open_with(path(name), opts).unwrap();
         let v = f.variable("v").unwrap();
-        assert_eq!(v.get_values::<i32>(..).unwrap(), [1, 2, 3, 4], "{name}");
+        assert_eq!(v.get_values::<i32, _>(..).unwrap(), [1, 2, 3, 4], "{name}");
     }
 }
 
@@ -64,7 +64,7 @@ fn integers_of_odd_sizes_widen_to_the_native_type_of_their_precision() {
     ] {
         let v = f.variable(name).unwrap();
         assert_eq!(v.vartype(), typ, "{name}");
-        assert_eq!(v.get_values::<i64>(..).unwrap(), signed, "{name}");
+        assert_eq!(v.get_values::<i64, _>(..).unwrap(), signed, "{name}");
     }
     for (name, typ) in [
         ("u24le", purecdf::NcType::UInt),
@@ -73,13 +73,13 @@ fn integers_of_odd_sizes_widen_to_the_native_type_of_their_precision() {
     ] {
         let v = f.variable(name).unwrap();
         assert_eq!(v.vartype(), typ, "{name}");
-        assert_eq!(v.get_values::<u64>(..).unwrap(), unsigned, "{name}");
+        assert_eq!(v.get_values::<u64, _>(..).unwrap(), unsigned, "{name}");
     }
     // 16 bits at bit offset 4 of 3 bytes: a short, its sign from bit 19.
     let v = f.variable("i16in3").unwrap();
     assert_eq!(v.vartype(), purecdf::NcType::Short);
     assert_eq!(
-        v.get_values::<i16>(..).unwrap(),
+        v.get_values::<i16, _>(..).unwrap(),
         [0, 1, -2, 100, -1000, 4095, -32768]
     );
     assert_eq!(
@@ -109,12 +109,18 @@ fn partial_edge_chunks_stored_unfiltered_are_read_raw() {
     let f = purecdf::open(path("partial_edge.h5")).unwrap();
     let want: Vec<i32> = (0..35).map(|i| (i % 6) * 100000 - i).collect();
     assert_eq!(
-        f.variable("grid").unwrap().get_values::<i32>(..).unwrap(),
+        f.variable("grid")
+            .unwrap()
+            .get_values::<i32, _>(..)
+            .unwrap(),
         want
     );
     let want: Vec<f64> = (0..10).map(|i| f64::from(i) * 0.5 - 2.0).collect();
     assert_eq!(
-        f.variable("series").unwrap().get_values::<f64>(..).unwrap(),
+        f.variable("series")
+            .unwrap()
+            .get_values::<f64, _>(..)
+            .unwrap(),
         want
     );
 }
@@ -124,15 +130,15 @@ fn szip_blocks_of_2_4_and_6_pixels_decode() {
     let f = purecdf::open(path("szip_blocks.h5")).unwrap();
     let want: Vec<i16> = (0..45).map(|i: i16| (i * 37 % 500) - 250).collect();
     assert_eq!(
-        f.variable("nn2").unwrap().get_values::<i16>(..).unwrap(),
+        f.variable("nn2").unwrap().get_values::<i16, _>(..).unwrap(),
         want
     );
     let want: Vec<u16> = (0..60).map(|i: u16| i * 11 % 300).collect();
     assert_eq!(
-        f.variable("ec4").unwrap().get_values::<u16>(..).unwrap(),
+        f.variable("ec4").unwrap().get_values::<u16, _>(..).unwrap(),
         want
     );
-    let got = f.variable("nn6").unwrap().get_values::<f32>(..).unwrap();
+    let got = f.variable("nn6").unwrap().get_values::<f32, _>(..).unwrap();
     let want: Vec<f32> = (0..40).map(|i| (i as f32 / 5.0).sin()).collect();
     assert!(got.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-6));
 }

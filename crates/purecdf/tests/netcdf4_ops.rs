@@ -264,8 +264,8 @@ fn groups_and_user_types() {
         let mut w = create(p, Format::Netcdf4);
         let t = w.add_unlimited_dimension("t").unwrap();
         let x = w.add_dimension("x", 2).unwrap();
-        let g1 = w.add_group(ROOT, "g1").unwrap();
-        let g2 = w.add_group(g1, "g2").unwrap();
+        let g1 = w.add_group_in(ROOT, "g1").unwrap();
+        let g2 = w.add_group_in(g1, "g2").unwrap();
         // struct { int id; double val; char tag[3]; short arr[2][2]; }: C layout.
         let rec = w
             .add_type(
@@ -386,21 +386,21 @@ fn storage_settings() {
         w.add_unlimited_dimension("t").unwrap();
         w.add_dimension("x", 4).unwrap();
         w.add_dimension("y", 10).unwrap();
-        let a = w.add_variable::<f32>("chunked", &["x", "y"]).unwrap();
+        let a = w.add_variable::<f32>("chunked", &["x", "y"]).unwrap().id();
         w.def_var_chunking(a, Chunking::Chunked(vec![2, 5]))
             .unwrap();
-        let b = w.add_variable::<f32>("deflated", &["x", "y"]).unwrap();
+        let b = w.add_variable::<f32>("deflated", &["x", "y"]).unwrap().id();
         w.def_var_deflate(b, true, Some(4)).unwrap();
-        let c = w.add_variable::<f32>("checked", &["t", "y"]).unwrap();
+        let c = w.add_variable::<f32>("checked", &["t", "y"]).unwrap().id();
         w.def_var_fletcher32(c, true).unwrap();
         w.def_var_deflate(c, false, Some(9)).unwrap();
-        let d = w.add_variable::<i32>("big", &["x", "y"]).unwrap();
+        let d = w.add_variable::<i32>("big", &["x", "y"]).unwrap().id();
         w.def_var_endian(d, Some(true)).unwrap();
-        let e = w.add_variable::<i16>("compact", &["x"]).unwrap();
+        let e = w.add_variable::<i16>("compact", &["x"]).unwrap().id();
         w.def_var_chunking(e, Chunking::Compact).unwrap();
-        let f = w.add_variable::<f64>("contig", &["x", "y"]).unwrap();
+        let f = w.add_variable::<f64>("contig", &["x", "y"]).unwrap().id();
         w.def_var_chunking(f, Chunking::Contiguous).unwrap();
-        let g = w.add_variable::<i32>("shuffled", &["t"]).unwrap();
+        let g = w.add_variable::<i32>("shuffled", &["t"]).unwrap().id();
         w.def_var_deflate(g, true, None).unwrap();
         w.enddef().unwrap();
         let fv: Vec<f32> = (0..40).map(|i| i as f32 / 4.0).collect();
@@ -423,8 +423,8 @@ fn record_growth_and_reopening() {
         w.add_unlimited_dimension("t").unwrap();
         w.add_unlimited_dimension("u").unwrap();
         w.add_dimension("x", 3).unwrap();
-        let v = w.add_variable::<i32>("v", &["t", "u", "x"]).unwrap();
-        let wv = w.add_variable::<f64>("w", &["t"]).unwrap();
+        let v = w.add_variable::<i32>("v", &["t", "u", "x"]).unwrap().id();
+        let wv = w.add_variable::<f64>("w", &["t"]).unwrap().id();
         w.enddef().unwrap();
         let iv: Vec<i32> = (0..12).collect();
         w.put_values(
@@ -441,7 +441,7 @@ fn record_growth_and_reopening() {
         put(&mut w, wv, &[0.5f64], &[7], &[1]);
         put(&mut w, v, &[10i32, 11], &[0, 0, 1], &[1, 1, 2]);
         w.put_attribute(ROOT, Some(wv), "units", "s").unwrap();
-        let a = w.add_variable::<i16>("added", &["x"]).unwrap();
+        let a = w.add_variable::<i16>("added", &["x"]).unwrap().id();
         put(&mut w, a, &[1i16, 2, 3], &[0], &[3]);
         w.close().unwrap();
         Vec::new()
@@ -457,7 +457,7 @@ fn classic_model_rules() {
         w.add_unlimited_dimension("t").unwrap();
         codes.push(code(w.add_unlimited_dimension("u")));
         codes.push(code(w.add_variable_in(ROOT, "ub", NcType::UByte, &[x])));
-        codes.push(code(w.add_group(ROOT, "g")));
+        codes.push(code(w.add_group_in(ROOT, "g")));
         codes.push(code(w.add_type(
             ROOT,
             UserType {
@@ -465,7 +465,7 @@ fn classic_model_rules() {
                 kind: UserTypeKind::Opaque { size: 3 },
             },
         )));
-        let v = w.add_variable::<i32>("v", &["x"]).unwrap();
+        let v = w.add_variable::<i32>("v", &["x"]).unwrap().id();
         w.put_attribute(ROOT, Some(v), "units", "m").unwrap();
         w.enddef().unwrap();
         codes.push(code(w.put_attribute(ROOT, Some(v), "new", "n")));
@@ -489,7 +489,7 @@ fn definition_errors() {
         let mut w = create(p, Format::Netcdf4);
         let mut codes = Vec::new();
         let x = w.add_dimension("x", 3).unwrap();
-        let v = w.add_variable::<i32>("v", &["x"]).unwrap();
+        let v = w.add_variable::<i32>("v", &["x"]).unwrap().id();
         let sc = w.add_variable_in(ROOT, "sc", NcType::Int, &[]).unwrap();
         let st = w
             .add_variable_in(ROOT, "str", NcType::String, &[x])
@@ -508,7 +508,7 @@ fn definition_errors() {
             vec![1i16],
         )));
         codes.push(code(w.add_variable_in(ROOT, "v", NcType::Int, &[x])));
-        codes.push(code(w.add_group(ROOT, "v")));
+        codes.push(code(w.add_group_in(ROOT, "v")));
         codes.push(code(w.def_var_chunking(v, Chunking::Chunked(vec![0]))));
         w.enddef().unwrap();
         codes.push(code(w.def_var_deflate(v, false, Some(1))));
@@ -529,9 +529,9 @@ fn renames_and_rewrites() {
     compare("renames", |p| {
         let mut w = create(p, Format::Netcdf4);
         w.add_dimension("x", 2).unwrap();
-        let v = w.add_variable::<i32>("v", &["x"]).unwrap();
-        let wv = w.add_variable::<i32>("w", &["x"]).unwrap();
-        let g = w.add_group(ROOT, "grp").unwrap();
+        let v = w.add_variable::<i32>("v", &["x"]).unwrap().id();
+        let wv = w.add_variable::<i32>("w", &["x"]).unwrap().id();
+        let g = w.add_group_in(ROOT, "grp").unwrap();
         for (n, t) in [("a1", "1"), ("a2", "2"), ("a3", "3")] {
             w.put_attribute(ROOT, Some(v), n, t).unwrap();
         }
@@ -557,22 +557,22 @@ fn quantization() {
         w.add_dimension("x", 6).unwrap();
         let fv = [3.141_592_7f32, 2.71828, 1e10, -0.333_333, 0.0, 123.456];
         let dv = [3.141_592_65f64, 2.71828, 1e10, -0.333_333, 0.0, 123.456];
-        let a = w.add_variable::<f32>("groom", &["x"]).unwrap();
+        let a = w.add_variable::<f32>("groom", &["x"]).unwrap().id();
         w.def_var_quantize(a, Some((Quantize::BitGroom, 3)))
             .unwrap();
-        let b = w.add_variable::<f64>("granular", &["x"]).unwrap();
+        let b = w.add_variable::<f64>("granular", &["x"]).unwrap().id();
         w.def_var_quantize(b, Some((Quantize::GranularBitRound, 4)))
             .unwrap();
-        let c = w.add_variable::<f32>("round", &["x"]).unwrap();
+        let c = w.add_variable::<f32>("round", &["x"]).unwrap().id();
         w.put_attribute(ROOT, Some(c), "_FillValue", vec![2.71828f32])
             .unwrap();
         w.def_var_quantize(c, Some((Quantize::BitRound, 9)))
             .unwrap();
-        let d = w.add_variable::<f64>("dgroom", &["x"]).unwrap();
+        let d = w.add_variable::<f64>("dgroom", &["x"]).unwrap().id();
         w.def_var_quantize(d, Some((Quantize::BitGroom, 5)))
             .unwrap();
         w.put_attribute(ROOT, Some(d), "units", "K").unwrap();
-        let e = w.add_variable::<i32>("i", &["x"]).unwrap();
+        let e = w.add_variable::<i32>("i", &["x"]).unwrap().id();
         let mut codes = vec![
             code(w.def_var_quantize(e, Some((Quantize::BitGroom, 3)))),
             code(w.def_var_quantize(a, Some((Quantize::BitGroom, 8)))),

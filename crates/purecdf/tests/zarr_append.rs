@@ -16,7 +16,7 @@ fn append_to_our_store() {
         dir.path().join("a.zarr").display()
     );
     {
-        let mut f = purecdf::create(&url, purecdf::Format::Netcdf4).unwrap();
+        let mut f = purecdf::create_with(&url, purecdf::Format::Netcdf4).unwrap();
         let t = f.add_unlimited_dimension("t").unwrap();
         let x = f.add_dimension("x", 3).unwrap();
         let v = f
@@ -36,7 +36,7 @@ fn append_to_our_store() {
             .unwrap();
         f.redef().unwrap();
         f.add_attribute("history", "appended").unwrap();
-        let w = f.add_variable::<f64>("w", &["x"]).unwrap();
+        let w = f.add_variable::<f64>("w", &["x"]).unwrap().id();
         f.enddef().unwrap();
         f.put_raw_values(w, &Values::Double(vec![0.5, 1.5, 2.5]), ..)
             .unwrap();
@@ -131,9 +131,9 @@ fn pure_zarr_stores_are_consolidated() {
     let path = dir.path().join("c.zarr");
     let url = format!("file://{}#mode=zarr,file", path.display());
     {
-        let mut f = purecdf::create(&url, purecdf::Format::Netcdf4).unwrap();
+        let mut f = purecdf::create_with(&url, purecdf::Format::Netcdf4).unwrap();
         f.add_dimension("x", 2).unwrap();
-        let v = f.add_variable::<i32>("v", &["x"]).unwrap();
+        let v = f.add_variable::<i32>("v", &["x"]).unwrap().id();
         f.put_values(v, &[1, 2], ..).unwrap();
         f.close().unwrap();
     }
@@ -164,7 +164,7 @@ fn pure_zarr_stores_are_consolidated() {
     }
     assert!(text.contains("\"added\":\"later\""), "{text}");
     let nczarr = dir.path().join("n.zarr");
-    let mut f = purecdf::create(
+    let mut f = purecdf::create_with(
         format!("file://{}#mode=nczarr,file", nczarr.display()),
         purecdf::Format::Netcdf4,
     )

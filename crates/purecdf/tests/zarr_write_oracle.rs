@@ -33,7 +33,7 @@ struct Written {
 }
 
 fn write_store(url: &str) -> Vec<Written> {
-    let mut f = purecdf::create(url, purecdf::Format::Netcdf4).unwrap();
+    let mut f = purecdf::create_with(url, purecdf::Format::Netcdf4).unwrap();
     let root = purecdf::GroupId(0);
     let x = f.add_dimension("x", 5).unwrap();
     let y = f.add_dimension("y", 7).unwrap();
@@ -172,7 +172,7 @@ fn write_store(url: &str) -> Vec<Written> {
         dims: vec!["t", "x"],
         values: Values::Int((0..15).collect()),
     });
-    let g = f.add_group(root, "g").unwrap();
+    let g = f.add_group_in(root, "g").unwrap();
     let z = f.add_dimension_in(g, "z", 3, false).unwrap();
     let gv = f.add_variable_in(g, "gv", NcType::Short, &[x, z]).unwrap();
     f.def_var_deflate(gv, true, Some(4)).unwrap();
@@ -190,7 +190,7 @@ fn write_store(url: &str) -> Vec<Written> {
 /// Strings are `|O` arrays with the `vlen-utf8` codec, as zarr-python and xarray write them
 /// (netcdf-c 4.10 refuses to open a store holding one, so they get a store of their own).
 fn write_strings(url: &str) -> Vec<Written> {
-    let mut f = purecdf::create(url, purecdf::Format::Netcdf4).unwrap();
+    let mut f = purecdf::create_with(url, purecdf::Format::Netcdf4).unwrap();
     let x = f.add_dimension("x", 5).unwrap();
     let strs = f
         .add_variable_in(purecdf::GroupId(0), "names", NcType::String, &[x])

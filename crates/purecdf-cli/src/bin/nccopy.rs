@@ -2,6 +2,11 @@
 //! (see [`purecdf_cli::copy`]).
 
 fn main() {
-    let code = purecdf_cli::copy::main_with_args(std::env::args_os().collect());
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if purecdf_cli::asks_version(&argv) {
+        println!("{}", purecdf_cli::version_line("nccopy"));
+        return;
+    }
+    let code = purecdf_cli::copy::main_with_args(argv);
     std::process::exit(code);
 }

@@ -4,6 +4,10 @@
 fn main() {
     // Arguments keep bytes that are not UTF-8 (names and paths are bytes to netcdf-c).
     let argv: Vec<String> = std::env::args_os().map(arg_string).collect();
+    if purecdf_cli::asks_version(&argv) {
+        println!("{}", purecdf_cli::version_line("ncdump"));
+        return;
+    }
     std::process::exit(purecdf_cli::dump::run(&argv));
 }
 

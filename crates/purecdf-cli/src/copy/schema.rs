@@ -82,7 +82,10 @@ impl Ctx<'_> {
                 let detail = format!("no output group for {}", self.s.group_path(parent));
                 return Err(nc_error(ErrorKind::NoGrp, detail, 210));
             };
-            let og = self.out.add_group(oparent, &self.s.group(g).name).at(717)?;
+            let og = self
+                .out
+                .add_group_in(oparent, &self.s.group(g).name)
+                .at(717)?;
             self.groups.insert(g, og);
         }
         Ok(())

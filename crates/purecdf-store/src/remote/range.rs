@@ -6,6 +6,8 @@
 //! - the first request takes the object's head (1 MiB) and learns its length from
 //!   `Content-Range`, so no `HEAD` is needed;
 //! - a miss fetches whole 64 KiB blocks, at least 256 KiB, stopping at the next cached segment;
+//!   every second miss doubles that least amount, up to 4 MiB, so metadata spread through a file
+//!   (netCDF-4 object headers between data chunks) costs a logarithmic number of requests;
 //! - reads that move forward through the object double the read-ahead (up to 32 MiB), so a
 //!   scan of record data costs a handful of requests whatever the record count;
 //! - reads of 8 MiB and more bypass the cache and are split into parts fetched in parallel;
@@ -22,6 +24,7 @@ use crate::{Result, StoreError};
 const BLOCK: u64 = 64 << 10;
 const HEAD: u64 = 1 << 20;
 const MIN_FETCH: u64 = 256 << 10;
+const MAX_RANDOM_FETCH: u64 = 4 << 20;
 const MAX_READ_AHEAD: u64 = 32 << 20;
 const DIRECT: u64 = 8 << 20;
 const BUDGET: u64 = 256 << 20;
@@ -190,6 +193,8 @@ struct Cache {
     /// End of the last fetch and the read-ahead it used.
     last_end: u64,
     read_ahead: u64,
+    /// Misses so far.
+    misses: u32,
 }
 
 impl Cache {
@@ -350,10 +355,12 @@ impl RangeReader {
                 let start = missing / BLOCK * BLOCK;
                 let sequential = start >= cache.last_end.saturating_sub(BLOCK)
                     && start <= cache.last_end + cache.read_ahead.max(HEAD);
+                cache.misses = cache.misses.saturating_add(1);
+                let least = (MIN_FETCH << (cache.misses / 2).min(4)).min(MAX_RANDOM_FETCH);
                 cache.read_ahead = if sequential {
                     (cache.read_ahead * 2).min(MAX_READ_AHEAD)
                 } else {
-                    MIN_FETCH
+                    least
                 };
                 let mut fetch_end = (start + cache.read_ahead).max(end.div_ceil(BLOCK) * BLOCK);
                 if let Some(next) = cache.next_cached(missing) {

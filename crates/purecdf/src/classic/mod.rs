@@ -2,15 +2,15 @@
 //! write, per the file format spec (`file-format-specifications.md`), "The NetCDF Classic Format
 //! Specification", with netcdf-c 4.9's behaviour wherever the spec leaves room (libsrc/).
 //!
-//! - [`header`]: the `header` grammar, parsed with a bounded cursor and encoded byte for byte;
-//! - [`layout`]: `vsize`, `begin`, record size ("Note on vsize", "Note on padding");
-//! - [`read`]: hyperslab reads ("Notes on Computing File Offsets");
-//! - [`write`]: define mode, `enddef` (moving data when the header grows), fill values ("Note on
+//! - `header`: the `header` grammar, parsed with a bounded cursor and encoded byte for byte;
+//! - `layout`: `vsize`, `begin`, record size ("Note on vsize", "Note on padding");
+//! - `read`: hyperslab reads ("Notes on Computing File Offsets");
+//! - `write`: define mode, `enddef` (moving data when the header grows), fill values ("Note on
 //!   fill values"), data writes and record appends;
-//! - [`storage`]: positional I/O on a file or a memory image, for reading;
-//! - [`ncio`] and [`posixio`]: the I/O layer of a writable file, which reproduces how netcdf-c's
+//! - `storage`: positional I/O on a file or a memory image, for reading;
+//! - `ncio` and `posixio`: the I/O layer of a writable file, which reproduces how netcdf-c's
 //!   own page buffer (or in-memory file) decides the bytes of the file;
-//! - [`putget`]: accesses cut into the regions netcdf-c's `NC3_put_vara` / `NC3_get_vara` use.
+//! - `putget`: accesses cut into the regions netcdf-c's `NC3_put_vara` / `NC3_get_vara` use.
 //!
 //! A [`ClassicFile`] is `Send + Sync`; reads of a read-only file take `&self` and use positional
 //! reads, so threads share one open file without a lock. A writable file goes through netcdf-c's

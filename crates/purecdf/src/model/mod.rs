@@ -53,6 +53,28 @@ pub struct Dimension {
     pub group: GroupId,
 }
 
+impl Dimension {
+    /// The dimension's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Current length (records written so far for an unlimited dimension).
+    pub fn len(&self) -> usize {
+        usize::try_from(self.len).unwrap_or(usize::MAX)
+    }
+
+    /// True when the dimension has length 0.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// True for an unlimited (record) dimension.
+    pub fn is_unlimited(&self) -> bool {
+        self.unlimited
+    }
+}
+
 /// How a variable's data is stored (netCDF-4 only; classic variables are always contiguous).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StorageInfo {

@@ -2,7 +2,7 @@
 //! (`purecdf-store`): a directory tree or a zip archive.
 //!
 //! A store is addressed by netcdf-c's URL form (`file:///abs/x.zarr#mode=nczarr,file`, see
-//! [`url`]) or by the plain path of a store directory or zip file. netcdf-c reports NCZarr
+//! `url`) or by the plain path of a store directory or zip file. netcdf-c reports NCZarr
 //! datasets as netCDF-4 ([`Format::Netcdf4`]); [`NczarrFile::is_pure_zarr`] tells NCZarr from
 //! pure Zarr.
 
@@ -145,7 +145,7 @@ impl NczarrFile {
     /// NCZarr metadata.
     ///
     /// # Errors
-    /// As [`NczarrFile::open`].
+    /// As `NczarrFile::open`.
     pub fn from_store(store: Box<dyn Store>, zarr_only: bool) -> Result<NczarrFile> {
         let modes = Modes {
             zarr: zarr_only,

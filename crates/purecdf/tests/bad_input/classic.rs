@@ -88,12 +88,12 @@ fn seeds_are_good() {
         );
         let fixed = file.variable("fixed").expect("variable fixed");
         assert_eq!(
-            fixed.get_values::<i32>(..).expect("read fixed"),
+            fixed.get_values::<i32, _>(..).expect("read fixed"),
             [10, 20, 30]
         );
         let rec = file.variable("rec_f").expect("variable rec_f");
         assert_eq!(
-            rec.get_values::<f32>(..).expect("read rec_f"),
+            rec.get_values::<f32, _>(..).expect("read rec_f"),
             [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
         );
         assert_eq!(HeaderMap::of(&b).end, header_len(version));

@@ -364,6 +364,15 @@ fn create_var(nw: &mut Netcdf4Writer, v: VarId) -> Result<()> {
     }
     let def = nw.defs.schema.var(v).clone();
     let g = nw.groups[def.group.0].ok_or(ErrorKind::BadGrpId)?;
+    // A coordinate variable defined after its dimension was written out without one (data
+    // written in between ended define mode): its dataset replaces the dimension's own scale,
+    // as netcdf-c deletes that dataset for a variable that "became a coordinate variable".
+    if let Some(&d) = def.dims.first() {
+        if coord_var(&nw.defs.schema, d) == Some(v) && nw.dims[d.0].take().is_some() {
+            let name = nw.defs.schema.dim(d).name.clone();
+            nw.w.unlink(g, &name).map_err(hw)?;
+        }
+    }
     let be = nw.defs.vars[v.0].big_endian.unwrap_or(false);
     let dt = hdf_type(&nw.defs.schema, def.typ, be)?;
     let space = if def.dims.is_empty() {

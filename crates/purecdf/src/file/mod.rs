@@ -1,11 +1,21 @@
-//! The user-facing handles: [`File`] (read) and [`FileMut`] (write, derefs to `File`), and
-//! [`Variable`], a borrowed view of one variable with typed hyperslab reads.
+//! The user-facing handles: [`File`] (read) and [`FileMut`] (write, derefs to `File`);
+//! [`Variable`] and [`VariableMut`], borrowed views of one variable; [`Group`] and [`GroupMut`],
+//! of one group. The names and signatures are georust `netcdf`'s where it has them.
 //!
 //! Whatever the format, these types are the same; the format is a [`Backend`] behind them.
 
+mod group;
+mod options;
+mod variable;
+mod variable_mut;
+
+pub use group::{Group, GroupMut};
+pub use options::{append_with, CreateOptions, Options};
+pub use variable::{Endianness, Variable};
+pub use variable_mut::VariableMut;
+
 use std::path::{Path, PathBuf};
 
-use crate::alloc::zeroed;
 use crate::backend::{Backend, BackendMut, Format};
 use crate::convert::{self, NcElement};
 use crate::error::{fail, Error, ErrorKind, Result};
@@ -87,12 +97,12 @@ impl File {
     pub fn variable(&self, name: &str) -> Option<Variable<'_>> {
         let s = self.schema();
         let (g, leaf) = self.resolve_path(name)?;
-        s.find_var(g, leaf).map(|id| Variable { file: self, id })
+        s.find_var(g, leaf).map(|id| Variable::new(self, id))
     }
 
     /// A variable by id.
     pub fn variable_by_id(&self, id: VarId) -> Variable<'_> {
-        Variable { file: self, id }
+        Variable::new(self, id)
     }
 
     /// Variables of the root group, in definition order.
@@ -106,7 +116,7 @@ impl File {
             .group(g)
             .vars
             .iter()
-            .map(move |&id| Variable { file: self, id })
+            .map(move |&id| Variable::new(self, id))
     }
 
     /// Dimensions of the root group, in definition order.
@@ -121,9 +131,57 @@ impl File {
         s.find_dim(ROOT, name).map(|d| s.dim(d))
     }
 
-    /// Global attributes, in creation order.
+    /// The length of a root-group dimension by name.
+    pub fn dimension_len(&self, name: &str) -> Option<usize> {
+        self.dimension(name).map(Dimension::len)
+    }
+
+    /// Global attributes, in creation order. The attributes netcdf-c hides (`_NCProperties`,
+    /// `_IsNetcdf4`, `_SuperblockVersion`) are left out; [`File::attribute`] finds them by name.
     pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
-        self.schema().group(ROOT).atts.iter()
+        self.schema()
+            .group(ROOT)
+            .atts
+            .iter()
+            .filter(|a| !crate::attribute::is_hidden(&a.name))
+    }
+
+    /// A global attribute's value by name: `None` when there is no such attribute.
+    pub fn attribute_value(&self, name: &str) -> Option<Result<crate::AttributeValue>> {
+        self.attribute(name).map(Attribute::value)
+    }
+
+    /// The root group (always there: an `Option` as in georust `netcdf`).
+    pub fn root(&self) -> Option<Group<'_>> {
+        Some(Group::new(self, ROOT))
+    }
+
+    /// A group by name or path (`a/b`, `/a/b`) below the root; `Ok(None)` when there is none.
+    ///
+    /// # Errors
+    /// None today; a `Result` as in georust `netcdf`.
+    pub fn group(&self, name: &str) -> Result<Option<Group<'_>>> {
+        Ok(self.find_group_path(name).map(|g| Group::new(self, g)))
+    }
+
+    /// The root group's child groups, in definition order.
+    ///
+    /// # Errors
+    /// None today; a `Result` as in georust `netcdf`.
+    pub fn groups(&self) -> Result<impl Iterator<Item = Group<'_>>> {
+        Ok(self
+            .schema()
+            .group(ROOT)
+            .groups
+            .iter()
+            .map(move |&g| Group::new(self, g)))
+    }
+
+    pub(crate) fn find_group_path(&self, path: &str) -> Option<GroupId> {
+        let s = self.schema();
+        path.split('/')
+            .filter(|p| !p.is_empty())
+            .try_fold(ROOT, |g, p| s.find_group(g, p))
     }
 
     /// A global attribute by name.
@@ -149,7 +207,12 @@ impl File {
         Some((g, leaf))
     }
 
-    fn check_slab(&self, var: VarId, extents: &Extents, writing: bool) -> Result<Hyperslab> {
+    pub(crate) fn check_slab(
+        &self,
+        var: VarId,
+        extents: &Extents,
+        writing: bool,
+    ) -> Result<Hyperslab> {
         let s = self.schema();
         let shape = s.shape(var);
         let slab = extents.to_hyperslab(&shape)?;
@@ -165,207 +228,17 @@ impl File {
     }
 }
 
-/// A borrowed view of one variable.
-#[derive(Clone, Copy)]
-pub struct Variable<'f> {
-    file: &'f File,
-    id: VarId,
-}
-
-impl<'f> Variable<'f> {
-    fn def(&self) -> &'f crate::model::Variable {
-        self.file.schema().var(self.id)
-    }
-
-    /// The variable's id.
-    pub fn id(&self) -> VarId {
-        self.id
-    }
-
-    /// The variable's name.
-    pub fn name(&self) -> &'f str {
-        &self.def().name
-    }
-
-    /// The variable's type.
-    pub fn vartype(&self) -> NcType {
-        self.def().typ
-    }
-
-    /// The variable's dimensions, outermost first.
-    pub fn dimensions(&self) -> Vec<&'f Dimension> {
-        let s = self.file.schema();
-        self.def().dims.iter().map(|d| s.dim(*d)).collect()
-    }
-
-    /// Current shape (lengths of the dimensions).
-    pub fn shape(&self) -> Vec<u64> {
-        self.file.schema().shape(self.id)
-    }
-
-    /// Total number of elements (saturating at `u64::MAX` for absurd shapes from corrupt files).
-    pub fn len(&self) -> u64 {
-        self.shape()
-            .iter()
-            .try_fold(1u64, |a, d| a.checked_mul(*d))
-            .unwrap_or(u64::MAX)
-    }
-
-    /// True when the variable holds no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Attributes in creation order.
-    pub fn attributes(&self) -> impl Iterator<Item = &'f Attribute> {
-        self.def().atts.iter()
-    }
-
-    /// An attribute by name.
-    pub fn attribute(&self, name: &str) -> Option<&'f Attribute> {
-        self.def().att(name)
-    }
-
-    /// The HDF5 ids of the variable's filters in pipeline order (`nc_inq_var_filter_ids`;
-    /// empty for classic files and unfiltered variables).
-    pub fn filter_ids(&self) -> Vec<u32> {
-        self.def().storage.filters.iter().map(|f| f.0).collect()
-    }
-
-    /// The parameters of filter `id` on the variable (`nc_inq_var_filter_info`).
-    ///
-    /// # Errors
-    /// [`ErrorKind::NoFilter`] when the variable has no such filter.
-    pub fn filter_params(&self, id: u32) -> Result<Vec<u32>> {
-        match self.def().storage.filters.iter().find(|f| f.0 == id) {
-            Some(f) => Ok(f.1.clone()),
-            None => fail(
-                ErrorKind::NoFilter,
-                format!("variable {} has no filter {id}", self.name()),
-            ),
-        }
-    }
-
-    /// The fill value in effect: `_FillValue` if it has the variable's type and one value, else the
-    /// type's default (`None` for types without one).
-    pub fn fill_value(&self) -> Option<Values> {
-        match self.attribute("_FillValue") {
-            Some(a) if a.values.nc_type() == self.vartype() && a.values.len() == 1 => {
-                Some(a.values.clone())
-            }
-            _ => convert::default_fill(self.vartype()),
-        }
-    }
-
-    /// Reads a selection in the variable's own type.
-    pub fn get_raw_values(&self, extents: impl Into<Extents>) -> Result<Values> {
-        let slab = self.file.check_slab(self.id, &extents.into(), false)?;
-        self.file
-            .backend()
-            .read_values(self.id, &slab)
-            .map_err(|e| e.object(self.name()))
-    }
-
-    /// Reads a selection as native-endian bytes of the variable's own fixed-size atomic type into
-    /// `out` (resized to fit, its allocation reused), for bulk copies that should not convert or
-    /// reallocate per call.
-    ///
-    /// # Errors
-    /// As [`Variable::get_raw_values`]; NC_EBADTYPE for string and user-defined types.
-    pub fn get_raw_bytes(&self, extents: impl Into<Extents>, out: &mut Vec<u8>) -> Result<()> {
-        let slab = self.file.check_slab(self.id, &extents.into(), false)?;
-        let size = raw_size(self.vartype(), self.name())?;
-        let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
-        // Every byte is overwritten by the read, so a buffer of the right length is not cleared.
-        out.resize(n.checked_mul(size).ok_or(ErrorKind::NoMem)?, 0);
-        self.file
-            .backend()
-            .read_raw(self.id, &slab, out)
-            .map_err(|e| e.object(self.name()))
-    }
-
-    /// Reads a selection converted to `T` (NC_ERANGE if a value does not fit; NC_ECHAR for text).
-    /// `u8` reads char variables as raw text.
-    pub fn get_values<T: NcElement>(&self, extents: impl Into<Extents>) -> Result<Vec<T>> {
-        let slab = self.file.check_slab(self.id, &extents.into(), false)?;
-        let typ = self.vartype();
-        let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
-        let size = typ
-            .atomic_size()
-            .filter(|_| typ.is_numeric() || typ == NcType::Char);
-        let Some(size) = size else {
-            return fail(
-                ErrorKind::BadType,
-                format!("{} is not numeric", self.name()),
-            );
-        };
-        let bytes = n.checked_mul(size).ok_or(ErrorKind::NoMem)?;
-        if T::NC_TYPE == typ || raw_byte_access(self.file.format(), typ, T::NC_TYPE) {
-            // Same representation: read straight into the caller's vector.
-            let mut out = zeroed::<T>(n)?;
-            if let Some(b) = bytes_of_mut(&mut out).filter(|b| b.len() == bytes) {
-                self.file
-                    .backend()
-                    .read_raw(self.id, &slab, b)
-                    .map_err(|e| e.object(self.name()))?;
-                return Ok(out);
-            }
-        }
-        let mut raw = zeroed::<u8>(bytes)?;
-        self.file
-            .backend()
-            .read_raw(self.id, &slab, &mut raw)
-            .map_err(|e| e.object(self.name()))?;
-        if raw_byte_access(self.file.format(), typ, T::NC_TYPE) {
-            return Ok(raw.chunks_exact(1).map(T::read_ne).collect());
-        }
-        let mut out = Vec::with_capacity(n);
-        convert::convert_raw::<T>(typ, &raw, &mut out).map_err(|e| e.object(self.name()))?;
-        Ok(out)
-    }
-
-    /// Reads one value at an index (one entry per dimension; empty for a scalar).
-    pub fn get_value<T: NcElement>(&self, index: &[u64]) -> Result<T> {
-        let ones = vec![1u64; index.len()];
-        let v = self.get_values::<T>((index, ones.as_slice()))?;
-        v.into_iter()
-            .next()
-            .ok_or_else(|| Error::new(ErrorKind::InvalidCoords))
-    }
-
-    /// Reads a selection of a char variable as text bytes.
-    pub fn get_text(&self, extents: impl Into<Extents>) -> Result<Vec<u8>> {
-        match self.get_raw_values(extents)? {
-            Values::Char(c) => Ok(c),
-            _ => fail(
-                ErrorKind::Char,
-                format!("{} is not a char variable", self.name()),
-            ),
-        }
-    }
-
-    /// Reads a selection as an n-dimensional array converted to `T`.
-    #[cfg(feature = "ndarray")]
-    pub fn get<T: NcElement>(&self, extents: impl Into<Extents>) -> Result<ndarray::ArrayD<T>> {
-        let extents = extents.into();
-        let slab = self.file.check_slab(self.id, &extents, false)?;
-        let shape: Vec<usize> = slab.count.iter().map(|&c| c as usize).collect();
-        let v = self.get_values::<T>(extents)?;
-        ndarray::ArrayD::from_shape_vec(shape, v).map_err(|_| Error::new(ErrorKind::Edge))
-    }
-}
-
 /// True when `u8` memory data moves to and from a variable as raw bytes, with no conversion or
 /// range check: text for char variables, and (as netcdf-c does for CDF-1/CDF-2, where "byte" may be
 /// signed or unsigned) `NC_BYTE` variables read or written as `u8`.
-fn raw_byte_access(format: Format, var_type: NcType, mem_type: NcType) -> bool {
+pub(crate) fn raw_byte_access(format: Format, var_type: NcType, mem_type: NcType) -> bool {
     mem_type == NcType::UByte
         && (var_type == NcType::Char
             || (var_type == NcType::Byte && matches!(format, Format::Classic | Format::Offset64)))
 }
 
 /// Size of one value for the raw byte API: fixed-size atomic types only.
-fn raw_size(typ: NcType, name: &str) -> Result<usize> {
+pub(crate) fn raw_size(typ: NcType, name: &str) -> Result<usize> {
     match typ.atomic_size() {
         Some(size) if typ != NcType::String => Ok(size),
         _ => fail(
@@ -375,33 +248,19 @@ fn raw_size(typ: NcType, name: &str) -> Result<usize> {
     }
 }
 
-/// Options for creating a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CreateOptions {
-    /// The format to write.
-    pub format: Format,
-    /// Fail with NC_EEXIST if the file exists (NC_NOCLOBBER).
-    pub noclobber: bool,
-    /// Write the file as netcdf-c does for `NC_DISKLESS | NC_PERSIST` (an in-memory file
-    /// written out at close, `nccopy -w`), whose bytes can differ from a file written through
-    /// netcdf-c's page buffer: its length is the end of every region ever accessed and its
-    /// unwritten space is zeros.
-    pub diskless: bool,
-}
-
-impl Default for CreateOptions {
-    fn default() -> Self {
-        CreateOptions {
-            format: Format::Classic,
-            noclobber: false,
-            diskless: false,
-        }
-    }
-}
-
 /// A dataset open for writing. Derefs to [`File`] for everything that reads.
 pub struct FileMut {
     file: File,
+}
+
+impl std::fmt::Debug for FileMut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileMut")
+            .field("path", &self.path)
+            .field("format", &self.format())
+            .field("define_mode", &self.in_define_mode())
+            .finish()
+    }
 }
 
 impl std::ops::Deref for FileMut {
@@ -465,8 +324,8 @@ impl FileMut {
     }
 
     /// Adds a fixed-length dimension to the root group.
-    pub fn add_dimension(&mut self, name: &str, len: u64) -> Result<DimId> {
-        self.add_dimension_in(ROOT, name, len, false)
+    pub fn add_dimension(&mut self, name: &str, len: usize) -> Result<DimId> {
+        self.add_dimension_in(ROOT, name, len as u64, false)
     }
 
     /// Adds an unlimited dimension to the root group.
@@ -486,26 +345,93 @@ impl FileMut {
         self.with_path(r)
     }
 
-    /// Adds a variable of memory type `T` over named root-group dimensions.
-    pub fn add_variable<T: NcElement>(&mut self, name: &str, dims: &[&str]) -> Result<VarId> {
-        self.add_variable_with_type(name, T::NC_TYPE, dims)
+    /// Adds a variable of memory type `T` over named dimensions (of the root group, or paths
+    /// such as `/g/d`), returning a handle to set its attributes and write it.
+    ///
+    /// # Errors
+    /// NC_EBADDIM for an unknown dimension; as netcdf-c's `nc_def_var` otherwise.
+    pub fn add_variable<T: NcElement>(
+        &mut self,
+        name: &str,
+        dims: &[&str],
+    ) -> Result<VariableMut<'_>> {
+        let id = self.add_variable_with_type(name, T::NC_TYPE, dims)?;
+        Ok(VariableMut::new(self, id))
     }
 
-    /// Adds a variable of any type over named root-group dimensions.
+    /// Adds a variable of type `NC_STRING` (netCDF-4 only) over named dimensions.
+    ///
+    /// # Errors
+    /// As [`FileMut::add_variable`].
+    pub fn add_string_variable(&mut self, name: &str, dims: &[&str]) -> Result<VariableMut<'_>> {
+        let id = self.add_variable_with_type(name, NcType::String, dims)?;
+        Ok(VariableMut::new(self, id))
+    }
+
+    /// Adds a variable of any type over named dimensions, returning its id.
+    ///
+    /// # Errors
+    /// As [`FileMut::add_variable`].
     pub fn add_variable_with_type(
         &mut self,
         name: &str,
         typ: NcType,
         dims: &[&str],
     ) -> Result<VarId> {
-        let mut ids = Vec::with_capacity(dims.len());
-        for d in dims {
-            let id = self.schema().find_dim_visible(ROOT, d);
-            ids.push(id.ok_or_else(|| {
-                Error::with_detail(ErrorKind::BadDim, format!("no dimension {d}"))
-            })?);
-        }
+        let ids = self.dim_ids(ROOT, dims)?;
         self.add_variable_in(ROOT, name, typ, &ids)
+    }
+
+    /// The ids of dimensions named as seen from group `g` (its own and its ancestors'), or by
+    /// absolute path.
+    pub(crate) fn dim_ids(&self, g: GroupId, dims: &[&str]) -> Result<Vec<DimId>> {
+        let s = self.schema();
+        dims.iter()
+            .map(|d| {
+                let found = match d.rsplit_once('/') {
+                    Some((grp, leaf)) => {
+                        self.find_group_path(grp).and_then(|g| s.find_dim(g, leaf))
+                    }
+                    None => s.find_dim_visible(g, d),
+                };
+                found.ok_or_else(|| {
+                    Error::with_detail(ErrorKind::BadDim, format!("no dimension {d}"))
+                })
+            })
+            .collect()
+    }
+
+    /// A handle to write a variable (by name in the root group, or by absolute path).
+    pub fn variable_mut(&mut self, name: &str) -> Option<VariableMut<'_>> {
+        let id = self.variable(name)?.id();
+        Some(VariableMut::new(self, id))
+    }
+
+    /// A handle to write a variable by id.
+    pub fn variable_mut_by_id(&mut self, id: VarId) -> VariableMut<'_> {
+        VariableMut::new(self, id)
+    }
+
+    /// The root group, for writing.
+    pub fn root_mut(&mut self) -> Option<GroupMut<'_>> {
+        Some(GroupMut::new(self, ROOT))
+    }
+
+    /// A group by name or path below the root, for writing; `Ok(None)` when there is none.
+    ///
+    /// # Errors
+    /// None today; a `Result` as in georust `netcdf`.
+    pub fn group_mut(&mut self, name: &str) -> Result<Option<GroupMut<'_>>> {
+        Ok(self.find_group_path(name).map(|g| GroupMut::new(self, g)))
+    }
+
+    /// Adds a child group to the root group (netCDF-4 only).
+    ///
+    /// # Errors
+    /// NC_ENOTNC4 for the classic formats; NC_ENAMEINUSE for a name taken.
+    pub fn add_group(&mut self, name: &str) -> Result<GroupMut<'_>> {
+        let g = self.add_group_in(ROOT, name)?;
+        Ok(GroupMut::new(self, g))
     }
 
     /// Adds a variable to a group over dimension ids.
@@ -574,9 +500,11 @@ impl FileMut {
         &mut self,
         var: VarId,
         values: &[T],
-        extents: impl Into<Extents>,
+        extents: impl TryInto<Extents, Error: Into<Error>>,
     ) -> Result<()> {
-        let slab = self.file.check_slab(var, &extents.into(), true)?;
+        let slab = self
+            .file
+            .check_slab(var, &crate::selection::extents(extents)?, true)?;
         let n = slab.num_elements();
         if n != values.len() as u64 {
             return fail(
@@ -614,9 +542,11 @@ impl FileMut {
         &mut self,
         var: VarId,
         values: &Values,
-        extents: impl Into<Extents>,
+        extents: impl TryInto<Extents, Error: Into<Error>>,
     ) -> Result<()> {
-        let slab = self.file.check_slab(var, &extents.into(), true)?;
+        let slab = self
+            .file
+            .check_slab(var, &crate::selection::extents(extents)?, true)?;
         if slab.num_elements() != values.len() as u64 {
             return fail(
                 ErrorKind::Edge,
@@ -647,9 +577,11 @@ impl FileMut {
         &mut self,
         var: VarId,
         data: &[u8],
-        extents: impl Into<Extents>,
+        extents: impl TryInto<Extents, Error: Into<Error>>,
     ) -> Result<()> {
-        let slab = self.file.check_slab(var, &extents.into(), true)?;
+        let slab = self
+            .file
+            .check_slab(var, &crate::selection::extents(extents)?, true)?;
         let def = self.schema().var(var);
         let size = raw_size(def.typ, &def.name)? as u64;
         if slab.num_elements().checked_mul(size) != Some(data.len() as u64) {
@@ -666,8 +598,8 @@ impl FileMut {
         self.with_path(r)
     }
 
-    /// Adds a child group (`nc_def_grp`; netCDF-4 only).
-    pub fn add_group(&mut self, parent: GroupId, name: &str) -> Result<GroupId> {
+    /// Adds a child group to group `parent` (`nc_def_grp`; netCDF-4 only).
+    pub fn add_group_in(&mut self, parent: GroupId, name: &str) -> Result<GroupId> {
         let r = self.backend_mut().def_grp(parent, name);
         self.with_path(r)
     }
@@ -820,7 +752,7 @@ fn bytes_of<T: NcElement>(v: &[T]) -> Option<&[u8]> {
 }
 
 /// Mutable bytes of a slice of a primitive element type (`None` for any other `NcElement`).
-fn bytes_of_mut<T: NcElement>(v: &mut [T]) -> Option<&mut [u8]> {
+pub(crate) fn bytes_of_mut<T: NcElement>(v: &mut [T]) -> Option<&mut [u8]> {
     if !is_plain::<T>() {
         return None;
     }

@@ -1,0 +1,231 @@
+//! [`Group`] and [`GroupMut`]: handles on one group of a netCDF-4 dataset (the root group of
+//! any), with georust `netcdf`'s names for what a group holds and what can be added to it.
+
+use super::{File, FileMut, Variable, VariableMut};
+use crate::attribute::is_hidden;
+use crate::convert::NcElement;
+use crate::error::Result;
+use crate::model::{Attribute, DimId, Dimension, GroupId, NcType};
+use crate::AttributeValue;
+
+/// A group, read-only.
+#[derive(Clone, Copy)]
+pub struct Group<'f> {
+    file: &'f File,
+    id: GroupId,
+}
+
+impl std::fmt::Debug for Group<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Group")
+            .field("path", &self.file.schema().group_path(self.id))
+            .finish()
+    }
+}
+
+impl<'f> Group<'f> {
+    pub(crate) fn new(file: &'f File, id: GroupId) -> Self {
+        Group { file, id }
+    }
+
+    fn def(&self) -> &'f crate::model::Group {
+        self.file.schema().group(self.id)
+    }
+
+    /// The group's id.
+    pub fn id(&self) -> GroupId {
+        self.id
+    }
+
+    /// The group's name (`/` for the root).
+    pub fn name(&self) -> &'f str {
+        &self.def().name
+    }
+
+    /// A variable of this group by name.
+    pub fn variable(&self, name: &str) -> Option<Variable<'f>> {
+        let id = self.file.schema().find_var(self.id, name)?;
+        Some(Variable::new(self.file, id))
+    }
+
+    /// The group's variables, in definition order.
+    pub fn variables(&self) -> impl Iterator<Item = Variable<'f>> {
+        self.file.group_variables(self.id)
+    }
+
+    /// An attribute of the group by name.
+    pub fn attribute(&self, name: &str) -> Option<&'f Attribute> {
+        self.def().atts.iter().find(|a| a.name == name)
+    }
+
+    /// The group's attributes in creation order (without netcdf-c's hidden ones).
+    pub fn attributes(&self) -> impl Iterator<Item = &'f Attribute> {
+        self.def().atts.iter().filter(|a| !is_hidden(&a.name))
+    }
+
+    /// An attribute's value by name: `None` when there is no such attribute.
+    pub fn attribute_value(&self, name: &str) -> Option<Result<AttributeValue>> {
+        self.attribute(name).map(Attribute::value)
+    }
+
+    /// A dimension by name, of this group or an enclosing one (as netcdf-c finds it).
+    pub fn dimension(&self, name: &str) -> Option<&'f Dimension> {
+        let s = self.file.schema();
+        s.find_dim_visible(self.id, name).map(|d| s.dim(d))
+    }
+
+    /// The dimensions defined in this group, in definition order.
+    pub fn dimensions(&self) -> impl Iterator<Item = &'f Dimension> {
+        let s = self.file.schema();
+        self.def().dims.iter().map(move |&d| s.dim(d))
+    }
+
+    /// A child group by name, or a path below this group (`a/b`).
+    pub fn group(&self, name: &str) -> Option<Group<'f>> {
+        let s = self.file.schema();
+        let g = name
+            .split('/')
+            .filter(|p| !p.is_empty())
+            .try_fold(self.id, |g, p| s.find_group(g, p))?;
+        Some(Group::new(self.file, g))
+    }
+
+    /// The child groups, in definition order.
+    pub fn groups(&self) -> impl Iterator<Item = Group<'f>> {
+        let file = self.file;
+        self.def().groups.iter().map(move |&g| Group::new(file, g))
+    }
+}
+
+/// A group open for writing: borrows its [`FileMut`] mutably.
+pub struct GroupMut<'f> {
+    file: &'f mut FileMut,
+    id: GroupId,
+}
+
+impl std::fmt::Debug for GroupMut<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.view().fmt(f)
+    }
+}
+
+impl<'f> GroupMut<'f> {
+    pub(crate) fn new(file: &'f mut FileMut, id: GroupId) -> Self {
+        GroupMut { file, id }
+    }
+
+    /// The group read-only, borrowed from this handle.
+    pub fn view(&self) -> Group<'_> {
+        Group::new(self.file, self.id)
+    }
+
+    /// The group's id.
+    pub fn id(&self) -> GroupId {
+        self.id
+    }
+
+    /// The group's name.
+    pub fn name(&self) -> &str {
+        self.view().name()
+    }
+
+    /// A variable of this group by name, read-only.
+    pub fn variable(&self, name: &str) -> Option<Variable<'_>> {
+        self.view().variable(name)
+    }
+
+    /// An attribute of the group by name.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.view().attribute(name)
+    }
+
+    /// A dimension visible from this group, by name.
+    pub fn dimension(&self, name: &str) -> Option<&Dimension> {
+        self.view().dimension(name)
+    }
+
+    /// A child group by name or path, read-only.
+    pub fn group(&self, name: &str) -> Option<Group<'_>> {
+        self.view().group(name)
+    }
+
+    /// A variable of this group by name, for writing.
+    pub fn variable_mut(&mut self, name: &str) -> Option<VariableMut<'_>> {
+        let id = self.view().variable(name)?.id();
+        Some(VariableMut::new(self.file, id))
+    }
+
+    /// A child group by name or path, for writing.
+    pub fn group_mut(&mut self, name: &str) -> Option<GroupMut<'_>> {
+        let id = self.view().group(name)?.id();
+        Some(GroupMut::new(self.file, id))
+    }
+
+    /// Sets an attribute of the group.
+    ///
+    /// # Errors
+    /// As netcdf-c's `nc_put_att`.
+    pub fn add_attribute(&mut self, name: &str, value: impl Into<crate::Values>) -> Result<()> {
+        self.file.put_attribute(self.id, None, name, value)
+    }
+
+    /// Adds a fixed-length dimension to the group.
+    ///
+    /// # Errors
+    /// As netcdf-c's `nc_def_dim`.
+    pub fn add_dimension(&mut self, name: &str, len: usize) -> Result<DimId> {
+        self.file.add_dimension_in(self.id, name, len as u64, false)
+    }
+
+    /// Adds an unlimited dimension to the group.
+    ///
+    /// # Errors
+    /// As netcdf-c's `nc_def_dim`.
+    pub fn add_unlimited_dimension(&mut self, name: &str) -> Result<DimId> {
+        self.file.add_dimension_in(self.id, name, 0, true)
+    }
+
+    /// Adds a child group.
+    ///
+    /// # Errors
+    /// NC_ENAMEINUSE for a name taken.
+    pub fn add_group(&mut self, name: &str) -> Result<GroupMut<'_>> {
+        let g = self.file.add_group_in(self.id, name)?;
+        Ok(GroupMut::new(self.file, g))
+    }
+
+    /// Adds a variable of memory type `T` over dimensions named as seen from this group.
+    ///
+    /// # Errors
+    /// NC_EBADDIM for an unknown dimension; as netcdf-c's `nc_def_var` otherwise.
+    pub fn add_variable<T: NcElement>(
+        &mut self,
+        name: &str,
+        dims: &[&str],
+    ) -> Result<VariableMut<'_>> {
+        self.add_variable_with_type(name, T::NC_TYPE, dims)
+    }
+
+    /// Adds a string variable over dimensions named as seen from this group.
+    ///
+    /// # Errors
+    /// As [`GroupMut::add_variable`].
+    pub fn add_string_variable(&mut self, name: &str, dims: &[&str]) -> Result<VariableMut<'_>> {
+        self.add_variable_with_type(name, NcType::String, dims)
+    }
+
+    /// Adds a variable of any type over dimensions named as seen from this group.
+    ///
+    /// # Errors
+    /// As [`GroupMut::add_variable`].
+    pub fn add_variable_with_type(
+        &mut self,
+        name: &str,
+        typ: NcType,
+        dims: &[&str],
+    ) -> Result<VariableMut<'_>> {
+        let ids = self.file.dim_ids(self.id, dims)?;
+        let id = self.file.add_variable_in(self.id, name, typ, &ids)?;
+        Ok(VariableMut::new(self.file, id))
+    }
+}

@@ -1,0 +1,406 @@
+//! [`VariableMut`]: a handle to write one variable and set its attributes and storage, without
+//! ids (georust `netcdf`'s `put_values`, `put_value`, `put`, `put_string`, `put_attribute`,
+//! `set_compression`, `set_chunking`, `set_fill_value`, `set_endianness`).
+
+use super::{FileMut, Variable};
+use crate::convert::NcElement;
+use crate::error::{fail, Error, ErrorKind, Result};
+use crate::model::{Attribute, Dimension, NcType, Values, VarId};
+use crate::selection::{extents, Extent, Extents};
+use crate::{AttributeValue, Chunking, Endianness, Quantize};
+
+/// A variable open for writing: borrows its [`FileMut`] mutably. [`VariableMut::view`] (or the
+/// read methods repeated here) reads it.
+pub struct VariableMut<'f> {
+    file: &'f mut FileMut,
+    id: VarId,
+}
+
+impl std::fmt::Debug for VariableMut<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.view().fmt(f)
+    }
+}
+
+impl<'f> VariableMut<'f> {
+    pub(crate) fn new(file: &'f mut FileMut, id: VarId) -> Self {
+        VariableMut { file, id }
+    }
+
+    /// The variable read-only, borrowed from this handle.
+    pub fn view(&self) -> Variable<'_> {
+        Variable::new(self.file, self.id)
+    }
+
+    /// The variable's id.
+    pub fn id(&self) -> VarId {
+        self.id
+    }
+
+    /// The variable's name.
+    pub fn name(&self) -> &str {
+        self.view().name()
+    }
+
+    /// The variable's type.
+    pub fn vartype(&self) -> NcType {
+        self.view().vartype()
+    }
+
+    /// The variable's dimensions, outermost first.
+    pub fn dimensions(&self) -> Vec<&Dimension> {
+        self.view().dimensions()
+    }
+
+    /// Current number of elements.
+    pub fn len(&self) -> usize {
+        self.view().len()
+    }
+
+    /// True when the variable holds no elements.
+    pub fn is_empty(&self) -> bool {
+        self.view().is_empty()
+    }
+
+    /// An attribute by name.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.view().attribute(name)
+    }
+
+    /// Attributes in creation order.
+    pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
+        self.view().attributes()
+    }
+
+    /// An attribute's value by name.
+    pub fn attribute_value(&self, name: &str) -> Option<Result<AttributeValue>> {
+        self.view().attribute_value(name)
+    }
+
+    /// As [`Variable::endianness`].
+    ///
+    /// # Errors
+    /// As [`Variable::endianness`].
+    pub fn endianness(&self) -> Result<Endianness> {
+        self.view().endianness()
+    }
+
+    /// As [`Variable::chunking`].
+    ///
+    /// # Errors
+    /// As [`Variable::chunking`].
+    pub fn chunking(&self) -> Result<Option<Vec<usize>>> {
+        self.view().chunking()
+    }
+
+    /// As [`Variable::fill_value`].
+    ///
+    /// # Errors
+    /// As [`Variable::fill_value`].
+    pub fn fill_value<T: NcElement>(&self) -> Result<Option<T>> {
+        self.view().fill_value()
+    }
+
+    /// As [`Variable::get_values`].
+    ///
+    /// # Errors
+    /// As [`Variable::get_values`].
+    pub fn get_values<T: NcElement, E>(&self, extents: E) -> Result<Vec<T>>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        self.view().get_values(extents)
+    }
+
+    /// As [`Variable::get_value`].
+    ///
+    /// # Errors
+    /// As [`Variable::get_value`].
+    pub fn get_value<T: NcElement, E>(&self, extents: E) -> Result<T>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        self.view().get_value(extents)
+    }
+
+    /// As [`Variable::get_string`].
+    ///
+    /// # Errors
+    /// As [`Variable::get_string`].
+    pub fn get_string<E>(&self, extents: E) -> Result<String>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        self.view().get_string(extents)
+    }
+
+    /// As [`Variable::get`].
+    ///
+    /// # Errors
+    /// As [`Variable::get`].
+    #[cfg(feature = "ndarray")]
+    pub fn get<T: NcElement, E>(&self, extents: E) -> Result<ndarray::ArrayD<T>>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        self.view().get(extents)
+    }
+
+    /// Sets an attribute of the variable (`nc_put_att`): a number, a vector, text (`&str`,
+    /// written as char), strings (`Vec<String>`, written as NC_STRING) or an
+    /// [`AttributeValue`].
+    ///
+    /// # Errors
+    /// As netcdf-c's `nc_put_att`.
+    pub fn put_attribute(&mut self, name: &str, value: impl Into<Values>) -> Result<()> {
+        let g = self.view().group_id();
+        self.file.put_attribute(g, Some(self.id), name, value)
+    }
+
+    /// Deletes an attribute of the variable (`nc_del_att`).
+    ///
+    /// # Errors
+    /// NC_ENOTATT when there is no such attribute.
+    pub fn delete_attribute(&mut self, name: &str) -> Result<()> {
+        let g = self.view().group_id();
+        self.file.delete_attribute(g, Some(self.id), name)
+    }
+
+    /// Renames the variable (`nc_rename_var`).
+    ///
+    /// # Errors
+    /// NC_ENAMEINUSE for a name taken.
+    pub fn rename(&mut self, name: &str) -> Result<()> {
+        self.file.rename_variable(self.id, name)
+    }
+
+    /// Writes values into a selection, converting to the variable's type. As in georust
+    /// `netcdf`, a one-dimensional variable takes as many values as given from the start of the
+    /// selection (so `put_values(&v, ..)` fills or grows it).
+    ///
+    /// # Errors
+    /// NC_EEDGE when the number of values differs from the selection's, and as
+    /// [`FileMut::put_values`].
+    pub fn put_values<T: NcElement, E>(&mut self, values: &[T], extents: E) -> Result<()>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        let extents = extents_for(&self.view(), self::extents(extents)?, &[values.len()], true)?;
+        self.file.put_values(self.id, values, extents)
+    }
+
+    /// Writes one value at a selection of one element.
+    ///
+    /// # Errors
+    /// As [`VariableMut::put_values`].
+    pub fn put_value<T: NcElement, E>(&mut self, value: T, extents: E) -> Result<()>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        self.put_values(&[value], extents)
+    }
+
+    /// Writes one string: an element of a string variable, or the text of a char variable.
+    ///
+    /// # Errors
+    /// NC_EBADTYPE for other types, and as [`VariableMut::put_values`].
+    pub fn put_string<E>(&mut self, value: &str, extents: E) -> Result<()>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        let extents = self::extents(extents)?;
+        match self.vartype() {
+            NcType::String => {
+                let v = Values::String(vec![Some(value.to_owned())]);
+                self.file.put_raw_values(self.id, &v, extents)
+            }
+            NcType::Char => self.put_values(value.as_bytes(), extents),
+            t => fail(
+                ErrorKind::BadType,
+                format!("a string written to {} of type {t:?}", self.name()),
+            ),
+        }
+    }
+
+    /// Writes an array into a selection. Index axes of the selection take no array axis; an
+    /// open-ended range on an unlimited dimension (`..`, `3..`) grows to the array's length.
+    ///
+    /// # Errors
+    /// NC_EEDGE when the array's shape does not fit the selection, or it is not in standard
+    /// layout; as [`FileMut::put_values`].
+    #[cfg(feature = "ndarray")]
+    pub fn put<T: NcElement, E, D>(
+        &mut self,
+        array: ndarray::ArrayView<'_, T, D>,
+        extents: E,
+    ) -> Result<()>
+    where
+        D: ndarray::Dimension,
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        let extents = extents_for(&self.view(), self::extents(extents)?, array.shape(), false)?;
+        let Some(values) = array.as_slice() else {
+            return fail(ErrorKind::Edge, "the array is not in standard layout");
+        };
+        self.file.put_values(self.id, values, extents)
+    }
+
+    /// Sets deflate compression (level 0–9; 0: none) and the shuffle filter (netCDF-4 only,
+    /// before the variable is written).
+    ///
+    /// # Errors
+    /// NC_ENOTNC4 for the classic formats; NC_EINVAL for a level above 9.
+    pub fn set_compression(&mut self, deflate_level: i32, shuffle: bool) -> Result<()> {
+        let level = u32::try_from(deflate_level).map_err(|_| ErrorKind::Inval)?;
+        let level = (level > 0).then_some(level);
+        self.file.def_var_deflate(self.id, shuffle, level)
+    }
+
+    /// Sets chunked storage with these chunk sizes, one per dimension (netCDF-4 only). An empty
+    /// slice on a scalar keeps contiguous storage.
+    ///
+    /// # Errors
+    /// NC_ENOTNC4 for the classic formats; NC_EBADCHUNK for sizes that do not fit.
+    pub fn set_chunking(&mut self, chunk_size: &[usize]) -> Result<()> {
+        if chunk_size.is_empty() {
+            return Ok(());
+        }
+        let sizes = chunk_size.iter().map(|&c| c as u64).collect();
+        self.file
+            .def_var_chunking(self.id, Chunking::Chunked(sizes))
+    }
+
+    /// Sets storage: contiguous, compact or chunked (purecdf's richer form of `set_chunking`).
+    ///
+    /// # Errors
+    /// As [`FileMut::def_var_chunking`].
+    pub fn set_storage(&mut self, chunking: Chunking) -> Result<()> {
+        self.file.def_var_chunking(self.id, chunking)
+    }
+
+    /// Sets the fill value (`_FillValue`), which must have the variable's type.
+    ///
+    /// # Errors
+    /// NC_EBADTYPE when `T` is not the variable's type.
+    pub fn set_fill_value<T: NcElement>(&mut self, fill_value: T) -> Result<()> {
+        if T::NC_TYPE != self.vartype() {
+            return fail(
+                ErrorKind::BadType,
+                format!(
+                    "a {:?} fill value for {} of type {:?}",
+                    T::NC_TYPE,
+                    self.name(),
+                    self.vartype()
+                ),
+            );
+        }
+        self.put_attribute("_FillValue", T::into_values(vec![fill_value]))
+    }
+
+    /// Turns fill mode off for this variable: unwritten data is left undefined.
+    ///
+    /// # Errors
+    /// As [`FileMut::def_var_fill`].
+    pub fn set_nofill(&mut self) -> Result<()> {
+        self.file.def_var_fill(self.id, true)
+    }
+
+    /// Sets the byte order of the data in the file (netCDF-4 only).
+    ///
+    /// # Errors
+    /// NC_ENOTNC4 for the classic formats.
+    pub fn set_endianness(&mut self, e: Endianness) -> Result<()> {
+        let big = match e {
+            Endianness::Native => None,
+            Endianness::Little => Some(false),
+            Endianness::Big => Some(true),
+        };
+        self.file.def_var_endian(self.id, big)
+    }
+
+    /// Adds an HDF5 filter with its parameters (netCDF-4 only).
+    ///
+    /// # Errors
+    /// As [`FileMut::def_var_filter`].
+    pub fn set_filter(&mut self, id: u32, params: &[u32]) -> Result<()> {
+        self.file.def_var_filter(self.id, id, params)
+    }
+
+    /// Quantizes float data to `nsd` significant digits (bits for BitRound) before it is
+    /// stored; `None` turns it off.
+    ///
+    /// # Errors
+    /// As [`FileMut::def_var_quantize`].
+    pub fn set_quantize(&mut self, q: Option<(Quantize, i32)>) -> Result<()> {
+        self.file.def_var_quantize(self.id, q)
+    }
+}
+
+/// The selection a write of data shaped `shape` covers, as georust `netcdf` works it out:
+/// index axes take no data axis; an open-ended extent (`..`, `3..`) on an unlimited dimension
+/// takes the data's length; with `flat` (a slice of values), a one-dimensional variable takes as
+/// many values as given.
+fn extents_for(
+    var: &Variable<'_>,
+    extents: Extents,
+    shape: &[usize],
+    flat: bool,
+) -> Result<Extents> {
+    let dims = var.dimensions();
+    let list = match extents {
+        Extents::All => vec![
+            Extent::Slice {
+                start: 0,
+                end: None,
+                stride: 1
+            };
+            dims.len()
+        ],
+        Extents::Extent(list) => list,
+    };
+    if flat {
+        return Ok(match (dims.len(), list.as_slice()) {
+            (
+                1,
+                [Extent::Slice { start, stride, .. } | Extent::SliceCount { start, stride, .. }],
+            ) => Extents::Extent(vec![Extent::SliceCount {
+                start: *start,
+                count: shape[0] as u64,
+                stride: *stride,
+            }]),
+            _ => Extents::Extent(list),
+        });
+    }
+    let mut axes = shape.iter();
+    let mut out = Vec::with_capacity(list.len());
+    for (e, d) in list.into_iter().zip(&dims) {
+        out.push(match e {
+            Extent::Index(_) => e,
+            Extent::Slice {
+                start,
+                end: None,
+                stride,
+            } if d.unlimited => {
+                let n = axes.next().copied().unwrap_or(0) as u64;
+                Extent::SliceCount {
+                    start,
+                    count: n,
+                    stride,
+                }
+            }
+            _ => {
+                axes.next();
+                e
+            }
+        });
+    }
+    Ok(Extents::Extent(out))
+}
