@@ -6,8 +6,9 @@
 //! - the first request takes the object's head (1 MiB) and learns its length from
 //!   `Content-Range`, so no `HEAD` is needed;
 //! - a miss fetches whole 64 KiB blocks, at least 256 KiB, stopping at the next cached segment;
-//!   every second miss doubles that least amount, up to 4 MiB, so metadata spread through a file
-//!   (netCDF-4 object headers between data chunks) costs a logarithmic number of requests;
+//!   each further miss doubles that least amount, up to 4 MiB (a ranged GET size S3 serves
+//!   efficiently), so metadata spread through a file (netCDF-4 object headers between data
+//!   chunks) costs a logarithmic number of requests;
 //! - reads that move forward through the object double the read-ahead (up to 32 MiB), so a
 //!   scan of record data costs a handful of requests whatever the record count;
 //! - reads of 8 MiB and more bypass the cache and are split into parts fetched in parallel;
@@ -25,6 +26,7 @@ const BLOCK: u64 = 64 << 10;
 const HEAD: u64 = 1 << 20;
 const MIN_FETCH: u64 = 256 << 10;
 const MAX_RANDOM_FETCH: u64 = 4 << 20;
+const MAX_MERGED: u64 = 64 << 20;
 const MAX_READ_AHEAD: u64 = 32 << 20;
 const DIRECT: u64 = 8 << 20;
 const BUDGET: u64 = 256 << 20;
@@ -222,23 +224,53 @@ impl Cache {
         at
     }
 
-    /// The start of the first cached segment after `at`.
-    fn next_cached(&self, at: u64) -> Option<u64> {
-        self.segments.range(at + 1..).next().map(|(&s, _)| s)
+    /// The start and end of the first cached segment after `at`.
+    fn next_segment(&self, at: u64) -> Option<(u64, u64)> {
+        self.segments
+            .range(at + 1..)
+            .next()
+            .map(|(&s, seg)| (s, s + seg.bytes.len() as u64))
     }
 
-    fn insert(&mut self, start: u64, bytes: Vec<u8>) {
-        // Keep segments disjoint: drop any the new one overlaps.
+    /// The end of the last cached segment that ends at or before `at`.
+    fn prev_end(&self, at: u64) -> Option<u64> {
+        self.segments
+            .range(..at)
+            .next_back()
+            .map(|(&s, seg)| s + seg.bytes.len() as u64)
+            .filter(|&e| e <= at)
+    }
+
+    fn insert(&mut self, mut start: u64, mut bytes: Vec<u8>) {
+        // Keep segments disjoint: merge the new one with those it overlaps or touches (up to
+        // MAX_MERGED bytes in all), else drop those it overlaps.
         let end = start + bytes.len() as u64;
-        let overlapping: Vec<u64> = self
+        let neighbours: Vec<(u64, u64)> = self
             .segments
-            .range(..end)
-            .filter(|(&s, seg)| s + seg.bytes.len() as u64 > start)
-            .map(|(&s, _)| s)
+            .range(..=end)
+            .map(|(&s, seg)| (s, s + seg.bytes.len() as u64))
+            .filter(|&(_, e)| e >= start)
             .collect();
-        for s in overlapping {
-            if let Some(seg) = self.segments.remove(&s) {
-                self.held -= seg.bytes.len() as u64;
+        let merged_start = neighbours.first().map_or(start, |n| n.0.min(start));
+        let merged_end = neighbours.last().map_or(end, |n| n.1.max(end));
+        let merge = merged_end - merged_start <= MAX_MERGED;
+        if merge && !neighbours.is_empty() {
+            let mut whole = vec![0u8; (merged_end - merged_start) as usize];
+            for &(s, _) in &neighbours {
+                let seg = &self.segments[&s].bytes;
+                let at = (s - merged_start) as usize;
+                whole[at..at + seg.len()].copy_from_slice(seg);
+            }
+            let at = (start - merged_start) as usize;
+            whole[at..at + bytes.len()].copy_from_slice(&bytes);
+            start = merged_start;
+            bytes = whole;
+        }
+        for (s, e) in neighbours {
+            if merge || (e > start && s < end) {
+                if let Some(seg) = self.segments.remove(&s) {
+                    self.held -= seg.bytes.len() as u64;
+                }
             }
         }
         self.tick += 1;
@@ -356,21 +388,28 @@ impl RangeReader {
                 let sequential = start >= cache.last_end.saturating_sub(BLOCK)
                     && start <= cache.last_end + cache.read_ahead.max(HEAD);
                 cache.misses = cache.misses.saturating_add(1);
-                let least = (MIN_FETCH << (cache.misses / 2).min(4)).min(MAX_RANDOM_FETCH);
+                let least = (MIN_FETCH << cache.misses.min(8)).min(MAX_RANDOM_FETCH);
                 cache.read_ahead = if sequential {
                     (cache.read_ahead * 2).min(MAX_READ_AHEAD)
                 } else {
                     least
                 };
-                let mut fetch_end = (start + cache.read_ahead).max(end.div_ceil(BLOCK) * BLOCK);
-                if let Some(next) = cache.next_cached(missing) {
-                    if next >= end {
-                        fetch_end = fetch_end.min(next);
+                // A small hole after the previous segment is fetched with this miss.
+                let from = match cache.prev_end(start) {
+                    Some(prev) if !sequential && start - prev <= least / 2 => prev,
+                    _ => start,
+                }
+                .min(missing);
+                let mut fetch_end = (from + cache.read_ahead).max(end.div_ceil(BLOCK) * BLOCK);
+                // Stop at the next cached segment when the fetch would only go on through it.
+                if let Some((next, next_end)) = cache.next_segment(missing) {
+                    if next >= end && next < fetch_end && next_end >= fetch_end {
+                        fetch_end = next;
                     }
                 }
                 let fetch_end = fetch_end.min(self.len);
                 cache.last_end = fetch_end;
-                (start, fetch_end)
+                (from, fetch_end)
             };
             let got = self.fetch(missing, fetch_end)?;
             self.check_length(&got)?;
