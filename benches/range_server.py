@@ -2,7 +2,8 @@
 127.0.0.1 with an added delay per request (LATENCY_MS, as a network would add), one thread per
 connection, and counts requests (`GET /__count` answers the count and resets it).
 
-Usage: range_server.py DIR  (prints the port, then serves until killed)
+Usage: range_server.py DIR [CERT KEY]  (prints the port, then serves until killed; with a
+certificate and key, HTTPS). The remote-access tests use it as their HTTPS server.
 """
 import http.server
 import os
@@ -75,5 +76,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
+if len(sys.argv) > 3:
+    import ssl
+
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(sys.argv[2], sys.argv[3])
+    server.socket = tls.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 server.serve_forever()

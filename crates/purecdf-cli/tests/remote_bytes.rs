@@ -429,3 +429,107 @@ fn netcdf4_python_reads_the_same_over_http() {
         assert!(ours.1 <= theirs.1, "more requests than netCDF4-python");
     }
 }
+
+/// `https://`: a server whose certificate a private authority signed, trusted through
+/// `PURECDF_CA_BUNDLE` (as curl's `CURL_CA_BUNDLE`), and refused without it.
+#[test]
+fn https_with_a_private_authority() {
+    let Some(py) = support::python() else { return };
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path();
+    let openssl = |args: &[&str]| {
+        let r = run("openssl", args, dir);
+        if r.code.is_none() && !r.success {
+            return support::unavailable::<()>("openssl").is_some();
+        }
+        assert!(r.success, "{}", r.failure("openssl"));
+        true
+    };
+    let ext = dir.join("leaf.ext");
+    std::fs::write(
+        &ext,
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    let made = openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=purecdf test authority",
+    ]) && openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "leaf.key",
+        "-out",
+        "leaf.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]) && openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "leaf.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "leaf.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "leaf.ext",
+    ]);
+    if !made {
+        return;
+    }
+    let file = small_file(dir);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/range_server.py");
+    let mut server = std::process::Command::new(&py)
+        .args([
+            script.as_os_str(),
+            dir.as_os_str(),
+            "leaf.pem".as_ref(),
+            "leaf.key".as_ref(),
+        ])
+        .current_dir(dir)
+        .env("LATENCY_MS", "0")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut port = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+        &mut port,
+    )
+    .unwrap();
+    let url = format!("https://127.0.0.1:{}/small.nc#mode=bytes", port.trim());
+    let ca = dir.join("ca.pem");
+    let expected = run(OURS.ncdump, [file.to_str().unwrap()], dir).stdout;
+    let trusted = run_env(
+        OURS.ncdump,
+        [url.as_str()],
+        dir,
+        &[("PURECDF_CA_BUNDLE", ca.to_str().unwrap())],
+    );
+    let untrusted = run_env(OURS.ncdump, [url.as_str()], dir, &QUICK);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(trusted.success, "{}", trusted.failure("ncdump"));
+    assert!(trusted.stdout == expected, "dump over HTTPS differs");
+    assert_eq!(untrusted.code, Some(1), "an unknown authority was accepted");
+}

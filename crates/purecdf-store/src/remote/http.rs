@@ -83,8 +83,15 @@ impl HttpClient {
             .timeout_recv_response(t)
             .max_redirects(5)
             .max_idle_connections_per_host(16)
-            .user_agent(concat!("purecdf/", env!("CARGO_PKG_VERSION")))
-            .build();
+            .user_agent(concat!("purecdf/", env!("CARGO_PKG_VERSION")));
+        #[cfg(feature = "https")]
+        let config = match extra_roots() {
+            Some(roots) => {
+                config.tls_config(ureq::tls::TlsConfig::builder().root_certs(roots).build())
+            }
+            None => config,
+        };
+        let config = config.build();
         HttpClient {
             agent: config.into(),
             settings,
@@ -189,6 +196,24 @@ impl HttpClient {
             body,
         })
     }
+}
+
+/// Root certificates from the PEM file named by `PURECDF_CA_BUNDLE`, `SSL_CERT_FILE` or
+/// `CURL_CA_BUNDLE` (as curl, so netcdf-c, takes them), in place of the built-in Mozilla roots:
+/// for servers with a private certificate authority. An unreadable file keeps the built-in roots.
+#[cfg(feature = "https")]
+fn extra_roots() -> Option<ureq::tls::RootCerts> {
+    let path = ["PURECDF_CA_BUNDLE", "SSL_CERT_FILE", "CURL_CA_BUNDLE"]
+        .iter()
+        .find_map(|k| std::env::var_os(k).filter(|v| !v.is_empty()))?;
+    let pem = std::fs::read(path).ok()?;
+    let certs: Vec<_> = ureq::tls::parse_pem(&pem)
+        .filter_map(|item| match item {
+            Ok(ureq::tls::PemItem::Certificate(c)) => Some(c),
+            _ => None,
+        })
+        .collect();
+    (!certs.is_empty()).then(|| certs.into())
 }
 
 /// A ureq error as text, without anything from the request's headers.
