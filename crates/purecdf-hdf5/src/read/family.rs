@@ -16,6 +16,17 @@
 //!    (made absolute against the working directory at that time);
 //! 5. the name relative to the working directory;
 //! 6. the directory of that file with symbolic links resolved.
+//!
+//! A file not on the local file system (a remote object, bytes in memory) finds the files it
+//! names through a [`RelatedOpener`] set with [`Hdf5File::set_related_opener`], and *only*
+//! through it: a remote file must not read local files, so none of the steps above that name a
+//! local path applies. Of HDF5's order there remains: an absolute name is reduced to its last
+//! component (step 1 without its local attempt); the prefix variables are ignored (they name
+//! local directories); the name is then resolved relative to the "directory" of the file naming
+//! it (step 4), by the opener. The files reached keep the opener of their own location, so a
+//! chain of links stays on the opener's side. (A file opened from a byte source *without* an
+//! opener has no directory: its names are tried as HDF5 tries them, less steps 4 and 6, so
+//! relative to the working directory; set an opener for bytes from an untrusted place.)
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -28,6 +39,44 @@ use crate::read::{Hdf5File, SharedMessages};
 /// Most files one family holds (the first included).
 pub const MAX_FAMILY_FILES: usize = 256;
 
+/// Opens the files named by the external links and virtual datasets of a file that is not on
+/// the local file system (a remote object, a file in memory): how an HDF5 file opened from a
+/// byte source finds its siblings. See [`Hdf5File::set_related_opener`].
+pub trait RelatedOpener: Send + Sync + std::fmt::Debug {
+    /// The identity of the file `name` (a relative name: see the [module](self) for how
+    /// absolute ones are reduced) names relative to this opener's file, for example its
+    /// sibling's URL; `None` when `name` reaches nothing this opener can open. No I/O: the family
+    /// looks the identity up among its open files before asking to open it.
+    fn resolve(&self, name: &str) -> Option<String>;
+
+    /// Opens the file `key` (from [`RelatedOpener::resolve`]) identifies: its bytes and the
+    /// opener for names relative to it; `Ok(None)` when there is no such file (then, as for a
+    /// missing local file, a link to it does not resolve and a virtual dataset reads fill values
+    /// there).
+    ///
+    /// # Errors
+    /// When the file cannot be read for another reason (a refused or failed request): the link
+    /// or dataset naming it then fails instead of reading as missing.
+    fn open(&self, key: &str) -> std::io::Result<Option<RelatedFile>>;
+}
+
+/// A file a [`RelatedOpener`] opened.
+pub struct RelatedFile {
+    /// Its bytes.
+    pub source: Arc<dyn ByteSource>,
+    /// The opener for the names it holds.
+    pub opener: Arc<dyn RelatedOpener>,
+}
+
+/// A file's identity in its family.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Identity {
+    /// A local file: its canonical path.
+    Path(PathBuf),
+    /// A file a [`RelatedOpener`] reaches: the key it gave.
+    Key(String),
+}
+
 /// Where a file was opened from.
 #[derive(Debug)]
 pub(crate) struct Origin {
@@ -35,8 +84,10 @@ pub(crate) struct Origin {
     dir: Option<PathBuf>,
     /// The directory of the file with symbolic links resolved.
     real_dir: Option<PathBuf>,
-    /// The file's identity: its canonical path.
-    key: Option<PathBuf>,
+    /// The file's identity.
+    key: Option<Identity>,
+    /// How a file not on the local file system opens the files it names.
+    opener: Option<Arc<dyn RelatedOpener>>,
 }
 
 impl Origin {
@@ -50,7 +101,17 @@ impl Origin {
         Origin {
             dir: abs.as_deref().and_then(Path::parent).map(Path::to_path_buf),
             real_dir: key.as_deref().and_then(Path::parent).map(Path::to_path_buf),
-            key,
+            key: key.map(Identity::Path),
+            opener: None,
+        }
+    }
+
+    fn opened_by(key: String, opener: Arc<dyn RelatedOpener>) -> Origin {
+        Origin {
+            dir: None,
+            real_dir: None,
+            key: Some(Identity::Key(key)),
+            opener: Some(opener),
         }
     }
 }
@@ -68,7 +129,7 @@ pub(crate) struct Member {
 /// The files opened from one first file, by identity; index 0 is the first file.
 #[derive(Default)]
 pub(crate) struct Family {
-    members: Mutex<Vec<(Option<PathBuf>, Member)>>,
+    members: Mutex<Vec<(Option<Identity>, Member)>>,
 }
 
 impl std::fmt::Debug for Family {
@@ -139,6 +200,17 @@ impl Hdf5File {
         self.number
     }
 
+    /// Makes this file (opened from a byte source) find the files its external links and
+    /// virtual datasets name through `opener`, and only through it: never on the local file
+    /// system, whatever the names say, so that a file from elsewhere cannot make its reader open
+    /// local files. Starts the file's family anew, with `key` (as the opener's
+    /// [`RelatedOpener::resolve`] would name this file) as its identity.
+    pub fn set_related_opener(&mut self, key: &str, opener: Arc<dyn RelatedOpener>) {
+        self.origin = Some(Arc::new(Origin::opened_by(key.to_string(), opener)));
+        self.number = 0;
+        self.family = Family::first(self.member());
+    }
+
     /// The file a link or virtual dataset names, opened (or found already open in this file's
     /// family); `Ok(None)` when no candidate name leads to a readable HDF5 file. `at` names the
     /// referring structure in errors.
@@ -148,49 +220,97 @@ impl Hdf5File {
         referrer: Referrer,
         at: u64,
     ) -> FormatResult<Option<Hdf5File>> {
+        if let Some(opener) = self.origin.as_ref().and_then(|o| o.opener.clone()) {
+            return self.open_with_opener(opener.as_ref(), name, at);
+        }
         for cand in self.candidates(name, referrer) {
             // Regular files only: a FIFO or a device named by a hostile file could block.
             if !std::fs::metadata(&cand).is_ok_and(|m| m.is_file()) {
                 continue;
             }
-            let key = std::fs::canonicalize(&cand).ok();
-            if let Some(f) = self.family_member(key.as_deref()) {
+            let key = std::fs::canonicalize(&cand).ok().map(Identity::Path);
+            if let Some(f) = self.family_member(key.as_ref()) {
                 return Ok(Some(f));
             }
             let Ok(src) = FileSource::open(&cand) else {
                 continue;
             };
-            let Ok(mut f) = Hdf5File::open(Arc::new(src)) else {
+            let Ok(f) = Hdf5File::open(Arc::new(src)) else {
                 continue;
             };
-            f.origin = Some(Arc::new(Origin::of(&cand)));
-            let mut members = self.family.members.lock().map_err(|_| not_found(at))?;
-            if members.len() >= MAX_FAMILY_FILES {
-                return Err(FormatError::new(
-                    FormatErrorKind::LimitExceeded(MAX_FAMILY_FILES as u64),
-                    at,
-                    "external files",
-                ));
-            }
-            if members.is_empty() {
-                // A file opened without a path starts its family when it first needs it.
-                members.push((None, self.member()));
-            }
-            f.number = members.len() as u32;
-            f.family = self.family.clone();
-            members.push((key, f.member()));
-            return Ok(Some(f));
+            return self.adopt(f, Origin::of(&cand), at).map(Some);
         }
         Ok(None)
     }
 
-    fn family_member(&self, key: Option<&Path>) -> Option<Hdf5File> {
+    /// [`Hdf5File::open_related`] for a file with an opener: the name (an absolute one reduced
+    /// to its last component) relative to this file, as the opener resolves it.
+    fn open_with_opener(
+        &self,
+        opener: &dyn RelatedOpener,
+        name: &str,
+        at: u64,
+    ) -> FormatResult<Option<Hdf5File>> {
+        let rel = if name.starts_with('/') {
+            name.rsplit('/').next().unwrap_or_default()
+        } else {
+            name
+        };
+        if rel.is_empty() {
+            return Ok(None);
+        }
+        let Some(key) = opener.resolve(rel) else {
+            return Ok(None);
+        };
+        if let Some(f) = self.family_member(Some(&Identity::Key(key.clone()))) {
+            return Ok(Some(f));
+        }
+        let opened = opener.open(&key).map_err(|_| {
+            FormatError::new(
+                FormatErrorKind::InvalidValue(1),
+                at,
+                "unreadable external file",
+            )
+        })?;
+        let Some(file) = opened else {
+            return Ok(None);
+        };
+        let Ok(f) = Hdf5File::open(file.source) else {
+            return Ok(None);
+        };
+        self.adopt(f, Origin::opened_by(key, file.opener), at)
+            .map(Some)
+    }
+
+    /// Makes `f`, newly opened from `origin`, a member of this file's family.
+    fn adopt(&self, mut f: Hdf5File, origin: Origin, at: u64) -> FormatResult<Hdf5File> {
+        let key = origin.key.clone();
+        f.origin = Some(Arc::new(origin));
+        let mut members = self.family.members.lock().map_err(|_| not_found(at))?;
+        if members.len() >= MAX_FAMILY_FILES {
+            return Err(FormatError::new(
+                FormatErrorKind::LimitExceeded(MAX_FAMILY_FILES as u64),
+                at,
+                "external files",
+            ));
+        }
+        if members.is_empty() {
+            // A file opened without a path starts its family when it first needs it.
+            members.push((None, self.member()));
+        }
+        f.number = members.len() as u32;
+        f.family = self.family.clone();
+        members.push((key, f.member()));
+        Ok(f)
+    }
+
+    fn family_member(&self, key: Option<&Identity>) -> Option<Hdf5File> {
         let key = key?;
         let members = self.family.members.lock().ok()?;
         let (i, (_, m)) = members
             .iter()
             .enumerate()
-            .find(|(_, (k, _))| k.as_deref() == Some(key))?;
+            .find(|(_, (k, _))| k.as_ref() == Some(key))?;
         Some(Hdf5File {
             source: m.source.clone(),
             superblock: m.superblock.clone(),
