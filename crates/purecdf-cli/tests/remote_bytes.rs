@@ -2,8 +2,8 @@
 //! on 127.0.0.1 (`support/http_server.rs`).
 //!
 //! - every classic, netCDF-4 and HDF5 file of netcdf-c's test data and of `hdf5-wild` dumps
-//!   over HTTP exactly as it dumps from disk (plain and `-s`), except those whose external links
-//!   and virtual datasets name other local files;
+//!   over HTTP exactly as it dumps from disk (plain and `-s`), those whose external links and
+//!   virtual datasets name sibling files included (served beside them, as on disk);
 //! - request counts at the server: `ncdump -h` of a netCDF-4 file with 200 variables in at most
 //!   10 requests, `ncdump -v` of a record variable of a 10,000-record classic file in at most 20;
 //! - faults (404, 403, 500 then success, truncated bodies, slow answers, a server that stops):
@@ -30,14 +30,6 @@ fn corpus() -> Option<(PathBuf, Vec<PathBuf>)> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("elink_") || n.starts_with("vds_"))
-            {
-                // External links and virtual datasets name other files by local path, which a
-                // remote reader cannot follow.
-                continue;
             } else if matches!(
                 p.extension().and_then(|x| x.to_str()),
                 Some("nc" | "h5" | "hdf5" | "nc4" | "hdf4")
@@ -59,10 +51,16 @@ fn corpus_dumps_over_http_as_from_disk() {
     let server = TestServer::start();
     let work = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
+    // Every file is served before any is read: links and virtual datasets name their siblings.
+    for rel in &files {
+        server.put(
+            &format!("/c/{}", rel.display()),
+            std::fs::read(root.join(rel)).unwrap(),
+        );
+    }
     for rel in &files {
         let local = root.join(rel);
         let served = format!("/c/{}", rel.display());
-        server.put(&served, std::fs::read(&local).unwrap());
         let url = format!("{}{served}#mode=bytes", server.base());
         for flags in [&[][..], &["-s"][..]] {
             let mut a: Vec<String> = flags.iter().map(|s| s.to_string()).collect();

@@ -5,6 +5,13 @@
 //! ones, using the credentials of the environment or AWS profile. The object is then opened as
 //! a classic, netCDF-4 or HDF4 file over a cached, read-ahead byte source
 //! ([`purecdf_store::remote::RangeReader`]).
+//!
+//! The files a remote HDF5 file's external links and virtual datasets name are looked for
+//! beside it, where HDF5 looks for them beside a local file: a relative name is resolved against
+//! the URL's directory (same scheme, host and bucket; `..` may climb as far as the server's or
+//! bucket's root), an absolute one by its last component. Never on the local disk: a remote file
+//! must not make its reader open local files ([`purecdf_hdf5::read::family`]). A missing
+//! sibling (404) reads as a missing local file does.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::file::File;
@@ -46,12 +53,15 @@ pub(crate) fn open_bytes(url: &str, s3_mode: bool) -> Result<File> {
             .nth(1)
             .and_then(|r| r.split(['/', ':']).next())
             .is_some_and(|host| host.ends_with(".amazonaws.com"));
-    let fetch: Box<dyn RangeFetch> = if is_s3 {
-        Box::new(purecdf_store::remote::S3Object::new(
-            S3Client::from_url(url).map_err(access)?,
-        ))
+    let at = if is_s3 {
+        Location::S3(Box::new(S3Client::from_url(url).map_err(access)?))
     } else {
-        Box::new(HttpObject::new(url, HttpSettings::default()))
+        Location::Http(url.split('?').next().unwrap_or(url).to_string())
+    };
+    let fetch: Box<dyn RangeFetch> = match &at {
+        Location::S3(_) => at.fetch(),
+        // The URL as given, query (a signature, say) included.
+        Location::Http(_) => Box::new(HttpObject::new(url, HttpSettings::default())),
     };
     let reader = Arc::new(RangeReader::open(fetch).map_err(access)?);
     let mut head = [0u8; 8];
@@ -65,7 +75,10 @@ pub(crate) fn open_bytes(url: &str, s3_mode: bool) -> Result<File> {
             Ok(File::from_backend(Box::new(b), path))
         }
         Magic::Hdf5 => {
-            let b = crate::netcdf4::Netcdf4File::from_source(Arc::new(source))?;
+            let key = at.identity();
+            let opener = Arc::new(Siblings { at });
+            let b =
+                crate::netcdf4::Netcdf4File::from_source_related(Arc::new(source), &key, opener)?;
             Ok(File::from_backend(Box::new(b), path))
         }
         Magic::Hdf4 => {
@@ -104,6 +117,118 @@ impl crate::io::ByteSource for RemoteSource {
     }
 }
 
+/// Where a remote file is: what its siblings are found relative to.
+#[cfg(feature = "remote")]
+#[derive(Debug, Clone)]
+enum Location {
+    /// A plain `http(s)://` URL, without query or fragment.
+    Http(String),
+    /// An object of an S3 bucket.
+    S3(Box<purecdf_store::remote::S3Client>),
+}
+
+#[cfg(feature = "remote")]
+impl Location {
+    /// The identity of the file in its HDF5 family: the URL, or the key in the bucket (every
+    /// file of a family is in the same bucket).
+    fn identity(&self) -> String {
+        match self {
+            Location::Http(u) => u.clone(),
+            Location::S3(c) => c.url().key.clone(),
+        }
+    }
+
+    /// The file `identity` names, of the same kind and place as this one.
+    fn at(&self, identity: &str) -> Location {
+        match self {
+            Location::Http(_) => Location::Http(identity.to_string()),
+            Location::S3(c) => Location::S3(Box::new(c.with_key(identity))),
+        }
+    }
+
+    /// The identity of the file the relative name `name` names beside this one.
+    fn sibling(&self, name: &str) -> Option<String> {
+        use purecdf_store::remote::sigv4::uri_encode;
+        match self {
+            Location::Http(u) => {
+                let rest = u.find("://").map(|i| i + 3)?;
+                let path = u[rest..].find('/').map_or(u.len(), |i| rest + i);
+                let dir = &u[path..u.rfind('/').filter(|&i| i >= path).unwrap_or(path)];
+                let joined = join_relative(dir, name, |seg| uri_encode(seg, false))?;
+                Some(format!("{}/{joined}", &u[..path]))
+            }
+            Location::S3(c) => {
+                let key = &c.url().key;
+                let dir = &key[..key.rfind('/').unwrap_or(0)];
+                join_relative(dir, name, str::to_string)
+            }
+        }
+    }
+
+    fn fetch(&self) -> Box<dyn purecdf_store::remote::RangeFetch> {
+        use purecdf_store::remote::{HttpObject, HttpSettings, S3Object};
+        match self {
+            Location::Http(u) => Box::new(HttpObject::new(u, HttpSettings::default())),
+            Location::S3(c) => Box::new(S3Object::new((**c).clone())),
+        }
+    }
+}
+
+#[cfg(feature = "remote")]
+/// `name` (`/`-separated, relative) in the directory `dir`, its segments passed through
+/// `encode`, with `.` and `..` resolved; `None` when `..` climbs above the root or the name
+/// ends in no file name.
+fn join_relative(dir: &str, name: &str, encode: impl Fn(&str) -> String) -> Option<String> {
+    let mut segs: Vec<String> = dir
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    if matches!(name.rsplit('/').next(), None | Some("" | "." | "..")) {
+        return None;
+    }
+    for part in name.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                segs.pop()?;
+            }
+            p => segs.push(encode(p)),
+        }
+    }
+    Some(segs.join("/"))
+}
+
+/// Opens the files a remote HDF5 file names, beside it at the same server or bucket.
+#[cfg(feature = "remote")]
+#[derive(Debug)]
+struct Siblings {
+    at: Location,
+}
+
+#[cfg(feature = "remote")]
+impl purecdf_hdf5::read::family::RelatedOpener for Siblings {
+    fn resolve(&self, name: &str) -> Option<String> {
+        self.at.sibling(name)
+    }
+
+    fn open(&self, key: &str) -> std::io::Result<Option<purecdf_hdf5::read::family::RelatedFile>> {
+        use purecdf_store::StoreError;
+        let at = self.at.at(key);
+        match purecdf_store::remote::RangeReader::open(at.fetch()) {
+            Ok(r) => Ok(Some(purecdf_hdf5::read::family::RelatedFile {
+                source: std::sync::Arc::new(RemoteSource(std::sync::Arc::new(r))),
+                opener: std::sync::Arc::new(Siblings { at }),
+            })),
+            Err(StoreError::Remote {
+                status: Some(404 | 410),
+                ..
+            }) => Ok(None),
+            Err(e) => Err(std::io::Error::other(e)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +250,45 @@ mod tests {
         assert_eq!(bytes_url("https://h/x.zarr#mode=nczarr,s3"), None);
         assert_eq!(bytes_url("x.nc#mode=bytes"), None);
         assert_eq!(bytes_url("https://h/x.nc"), None);
+    }
+
+    #[cfg(feature = "remote")]
+    #[test]
+    fn relative_names_join_a_directory() {
+        let id = |s: &str| s.to_string();
+        assert_eq!(
+            join_relative("/a/b/", "c.h5", id).as_deref(),
+            Some("a/b/c.h5")
+        );
+        assert_eq!(
+            join_relative("a/b", "./x/../c.h5", id).as_deref(),
+            Some("a/b/c.h5")
+        );
+        assert_eq!(
+            join_relative("a/b", "../../c.h5", id).as_deref(),
+            Some("c.h5")
+        );
+        assert_eq!(join_relative("a/b", "../../../c.h5", id), None);
+        assert_eq!(join_relative("a", "x/..", id), None);
+        assert_eq!(join_relative("", "", id), None);
+    }
+
+    #[cfg(feature = "remote")]
+    #[test]
+    fn siblings_of_a_url() {
+        let at = Location::Http("http://h:8/d/e/f.h5".into());
+        assert_eq!(
+            at.sibling("g h.h5").as_deref(),
+            Some("http://h:8/d/e/g%20h.h5")
+        );
+        assert_eq!(
+            at.sibling("../x#1.h5").as_deref(),
+            Some("http://h:8/d/x%231.h5")
+        );
+        assert_eq!(at.sibling("../../../x.h5"), None);
+        let top = Location::Http("https://h/f.h5".into());
+        assert_eq!(top.sibling("g.h5").as_deref(), Some("https://h/g.h5"));
+        let bare = Location::Http("https://h".into());
+        assert_eq!(bare.sibling("g.h5").as_deref(), Some("https://h/g.h5"));
     }
 }

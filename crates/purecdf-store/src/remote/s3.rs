@@ -48,6 +48,13 @@ impl S3Client {
         ))
     }
 
+    /// The same client (service, bucket, credentials) pointing at the object `key`.
+    pub fn with_key(&self, key: &str) -> S3Client {
+        let mut c = self.clone();
+        c.url.key = key.to_string();
+        c
+    }
+
     /// Where this client points.
     pub fn url(&self) -> &S3Url {
         &self.url

@@ -45,7 +45,7 @@ fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
 
 /// Percent-encodes as SigV4 wants: unreserved characters (`A-Z a-z 0-9 - . _ ~`) kept, `/`
 /// kept when `keep_slash` (paths), everything else `%XX` in upper case.
-pub(crate) fn uri_encode(s: &str, keep_slash: bool) -> String {
+pub fn uri_encode(s: &str, keep_slash: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for &b in s.as_bytes() {
         if b.is_ascii_alphanumeric()

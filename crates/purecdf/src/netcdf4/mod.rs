@@ -94,6 +94,21 @@ impl Netcdf4File {
         Self::from_hdf5(Hdf5File::open_with(source, h5_options(options)).map_err(hdf)?)
     }
 
+    /// Opens from a byte source that is the file `key`, whose external links and virtual
+    /// datasets name files `opener` opens (and no local file: see
+    /// [`Hdf5File::set_related_opener`]).
+    #[cfg(feature = "remote")]
+    pub(crate) fn from_source_related(
+        source: Arc<dyn ByteSource>,
+        key: &str,
+        opener: Arc<dyn purecdf_hdf5::read::family::RelatedOpener>,
+    ) -> Result<Netcdf4File> {
+        let mut h5 =
+            Hdf5File::open_with(source, h5_options(crate::OpenOptions::default())).map_err(hdf)?;
+        h5.set_related_opener(key, opener);
+        Self::from_hdf5(h5)
+    }
+
     fn from_hdf5(h5: Hdf5File) -> Result<Netcdf4File> {
         let heaps = HeapCache::default();
         let built = build::build(&h5, &heaps)?;
