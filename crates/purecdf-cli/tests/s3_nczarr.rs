@@ -9,7 +9,8 @@
 //! - URL forms (`http://127.0.0.1:PORT/bucket/key`, `s3://bucket/key` with
 //!   `AWS_ENDPOINT_URL`), credentials from the environment and from `~/.aws` profiles, refused
 //!   credentials and anonymous access giving clean errors that never print the secret;
-//! - `#mode=bytes,s3` reading of netCDF-4 and classic objects with signed range requests;
+//! - `#mode=bytes,s3` reading of netCDF-4 and classic objects with signed range requests, and of
+//!   HDF5 files whose external links and virtual datasets name objects beside them;
 //! - request counts (no `HEAD`, one `LIST` per listing) and a failed upload leaving no store
 //!   that opens.
 
@@ -463,6 +464,32 @@ fn byte_range_reading_from_s3() {
         let there = dump(&[&url], &env, work.path());
         assert_eq!(there.0, here.0, "{rel}: {}", there.2);
         assert_eq!(there.1, here.1, "{rel}");
+    }
+    // Files whose external links and virtual datasets name siblings, found in the same bucket.
+    let wild = data.parent().unwrap().join("hdf5-wild");
+    let linked = [
+        "vds_stack",
+        "vds_src_0",
+        "vds_src_1",
+        "vds_src_2",
+        "elink_group",
+    ];
+    for stem in linked.iter().chain(&["elink_target"]) {
+        let path = wild.join(format!("{stem}.h5"));
+        client
+            .put(
+                &format!("bytes/wild/{stem}.h5"),
+                &std::fs::read(&path).unwrap(),
+            )
+            .unwrap();
+    }
+    for stem in linked {
+        let path = wild.join(format!("{stem}.h5"));
+        let url = moto.url(&format!("bytes/wild/{stem}.h5"), "bytes,s3");
+        let here = dump(&["-s", path.to_str().unwrap()], &env, work.path());
+        let there = dump(&["-s", &url], &env, work.path());
+        assert_eq!(there.0, here.0, "{stem}: {}", there.2);
+        assert_eq!(there.1, here.1, "{stem}");
     }
 }
 
