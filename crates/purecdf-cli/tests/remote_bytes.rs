@@ -82,6 +82,39 @@ fn corpus_dumps_over_http_as_from_disk() {
     support::assert_no_failures("remote dumps", &failures);
 }
 
+/// Siblings missing at the server read as siblings missing on disk: a virtual dataset without
+/// one of its sources (fill values there), an external link without its target.
+#[test]
+fn missing_siblings_over_http_as_on_disk() {
+    let Some((root, _)) = corpus() else {
+        return;
+    };
+    let wild = root.join("hdf5-wild");
+    let work = tempfile::tempdir().unwrap();
+    let server = TestServer::start();
+    for stem in ["vds_stack", "vds_src_0", "vds_src_2", "elink_group"] {
+        let name = format!("{stem}.h5");
+        std::fs::copy(wild.join(&name), work.path().join(&name)).unwrap();
+        server.put(
+            &format!("/w/{name}"),
+            std::fs::read(wild.join(&name)).unwrap(),
+        );
+    }
+    for stem in ["vds_stack", "elink_group"] {
+        let local = work.path().join(format!("{stem}.h5"));
+        let url = format!("{}/w/{stem}.h5#mode=bytes", server.base());
+        let here = run(OURS.ncdump, ["-s", local.to_str().unwrap()], work.path());
+        let there = run(OURS.ncdump, ["-s", url.as_str()], work.path());
+        assert_eq!(
+            here.code,
+            there.code,
+            "{stem}: {}",
+            String::from_utf8_lossy(&there.stderr)
+        );
+        assert!(here.stdout == there.stdout, "{stem}: dumps differ");
+    }
+}
+
 /// A file made by netcdf-c's `ncgen` from `cdl` (ours when the reference is missing and not
 /// required).
 fn generate(cdl: &str, kind: &str, dir: &Path, name: &str) -> PathBuf {
