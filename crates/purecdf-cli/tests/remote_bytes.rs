@@ -6,6 +6,7 @@
 //!   virtual datasets name sibling files included (served beside them, as on disk);
 //! - request counts at the server: `ncdump -h` of a netCDF-4 file with 200 variables in at most
 //!   10 requests, `ncdump -v` of a record variable of a 10,000-record classic file in at most 20;
+//! - the chunks of a netCDF-4 variable fetched in parallel (more than one request in flight);
 //! - faults (404, 403, 500 then success, truncated bodies, slow answers, a server that stops):
 //!   clean errors naming the URL, no hang, no credential printed.
 
@@ -381,6 +382,49 @@ fn server_stopping_mid_read() {
     assert!(t0.elapsed().as_secs() < 20, "took {:?}", t0.elapsed());
     let err = purecdf::open("http://127.0.0.1:1/nothing.nc#mode=bytes").unwrap_err();
     assert!(err.to_string().contains("nothing.nc"), "{err}");
+}
+
+/// The chunks of a netCDF-4 variable are fetched in parallel: reading a variable of eight 1 MiB
+/// chunks through the library, with every answer delayed, has several requests in flight at
+/// the server at once (the chunks are read on rayon's pool, which needs two cores or more).
+#[test]
+fn chunks_are_fetched_in_parallel() {
+    let Some(py) = support::python() else { return };
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("chunky.nc");
+    let code = format!(
+        "import netCDF4, numpy as np\n\
+         with netCDF4.Dataset({:?}, 'w') as f:\n\
+         \x20   f.createDimension('y', 8); f.createDimension('x', 262144)\n\
+         \x20   v = f.createVariable('v', 'f4', ('y', 'x'), chunksizes=(1, 262144))\n\
+         \x20   v[:] = np.arange(8 * 262144, dtype='f4').reshape(8, 262144)\n",
+        file.to_str().unwrap()
+    );
+    let r = run_plain(py.to_str().unwrap(), ["-c", code.as_str()], work.path());
+    assert!(r.success, "{}", r.failure("python"));
+    let server = TestServer::start();
+    server.put("/chunky.nc", std::fs::read(&file).unwrap());
+    let url = format!("{}/chunky.nc#mode=bytes", server.base());
+    let f = purecdf::open(&url).expect("open over HTTP");
+    let v = f.variable("v").unwrap();
+    server.set_faults(Faults {
+        delay: Some(std::time::Duration::from_millis(300)),
+        ..Faults::default()
+    });
+    server.take_max_in_flight();
+    count(&server);
+    let values: Vec<f32> = v.get_values(..).unwrap();
+    assert!(values.iter().enumerate().all(|(i, &x)| x == i as f32));
+    let most = server.take_max_in_flight();
+    let gets = count(&server);
+    eprintln!("8 chunks of 1 MiB: {gets} requests, at most {most} at once");
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if cores >= 2 {
+        assert!(
+            most > 1,
+            "{most} request(s) in flight at once, {gets} in all"
+        );
+    }
 }
 
 /// netCDF4-python (netcdf-c 4.10, which has byte-range reading) reads the same files over the

@@ -43,6 +43,28 @@ struct State {
     objects: BTreeMap<String, Vec<u8>>,
     seen: Vec<Seen>,
     faults: Faults,
+    in_flight: usize,
+    max_in_flight: usize,
+}
+
+/// A request in flight, from the end of its header until its answer is written.
+struct InFlight<'a>(&'a Mutex<State>);
+
+impl InFlight<'_> {
+    fn start(state: &Mutex<State>) -> InFlight<'_> {
+        let mut st = state.lock().unwrap();
+        st.in_flight += 1;
+        st.max_in_flight = st.max_in_flight.max(st.in_flight);
+        InFlight(state)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut st) = self.0.lock() {
+            st.in_flight -= 1;
+        }
+    }
 }
 
 /// The running server; stopped when dropped.
@@ -104,6 +126,13 @@ impl TestServer {
         std::mem::take(&mut self.state.lock().unwrap().seen)
     }
 
+    /// The most requests in flight at once since the last call, which resets the count.
+    pub fn take_max_in_flight(&self) -> usize {
+        let mut st = self.state.lock().unwrap();
+        let now = st.in_flight;
+        std::mem::replace(&mut st.max_in_flight, now)
+    }
+
     /// Stops accepting and answering: open connections are closed at their next request.
     pub fn stop(&self) {
         self.stopped.store(true, Ordering::SeqCst);
@@ -161,6 +190,7 @@ fn serve(conn: TcpStream, state: &Mutex<State>, stopped: &AtomicBool) {
             query: query.to_string(),
             range: headers.get("range").cloned(),
         };
+        let _flight = InFlight::start(state);
         let (status, extra, payload, truncate, delay) = respond(state, &seen, body);
         if let Some(d) = delay {
             std::thread::sleep(d);
