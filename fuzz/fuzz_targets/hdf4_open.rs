@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(file) = purecdf::open_mem(data.to_vec()) {
         for v in file.variables() {
             let _ = v.attributes().count();
-            if v.len() <= SMALL {
+            if v.len() as u64 <= SMALL {
                 let _ = v.get_raw_values(..);
             }
         }
