@@ -19,6 +19,18 @@ pub(super) fn unshuffle_into(src: &[u8], dst: &mut [u8], s: usize) {
 }
 
 impl Filter for Shuffle {
+    fn decode_into(&self, input: &[u8], dst: &mut [u8]) -> bool {
+        if input.len() != dst.len() {
+            return false;
+        }
+        if self.element_size <= 1 || input.len() < self.element_size {
+            dst.copy_from_slice(input);
+        } else {
+            unshuffle_into(input, dst, self.element_size);
+        }
+        true
+    }
+
     fn decode(&self, input: Vec<u8>, max_out: usize) -> Result<Vec<u8>, FilterError> {
         if input.len() > max_out {
             return Err(FilterError::Corrupt(

@@ -211,6 +211,22 @@ impl Codec {
         }
     }
 
+    /// Undoes the codec straight into `dst`: true when `data` decoded to exactly `dst.len()`
+    /// bytes; false when it did not or the codec has no such path (the contents of `dst` are
+    /// then unspecified and [`Codec::decode`] gives the verdict).
+    fn decode_into(&self, data: &[u8], dst: &mut [u8]) -> bool {
+        match &self.kind {
+            CodecKind::Hdf5 { filter, .. } => filter.decode_into(data, dst),
+            CodecKind::Lz4 => match data.split_first_chunk::<4>() {
+                Some((size, block)) if u32::from_le_bytes(*size) as usize == dst.len() => {
+                    matches!(lz4_flex::block::decompress_into(block, dst), Ok(n) if n == dst.len())
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// Undoes the codec; the output is at most `max_out` bytes.
     fn decode(&self, data: Vec<u8>, max_out: usize) -> std::result::Result<Vec<u8>, String> {
         match &self.kind {
@@ -332,6 +348,41 @@ impl Chain {
             data = c.decode(data, slack)?;
         }
         Ok(data)
+    }
+
+    /// Decodes one stored chunk into `dst`, which holds exactly the chunk's decoded bytes: the
+    /// first codec (the last to undo) writes straight into `dst` where it can, so a chain of one
+    /// codec decodes with no intermediate buffer.
+    ///
+    /// # Errors
+    /// The codec's message, or a size message when the chunk decodes to another size.
+    pub(crate) fn decode_into(
+        &self,
+        stored: Vec<u8>,
+        dst: &mut [u8],
+    ) -> std::result::Result<(), String> {
+        let want = dst.len();
+        let Some((first, rest)) = self.codecs.split_first() else {
+            if stored.len() != want {
+                return Err(format!("chunk holds {} bytes, not {want}", stored.len()));
+            }
+            dst.copy_from_slice(&stored);
+            return Ok(());
+        };
+        let slack = want.saturating_add(4 * self.codecs.len());
+        let mut data = stored;
+        for c in rest.iter().rev() {
+            data = c.decode(data, slack)?;
+        }
+        if first.decode_into(&data, dst) {
+            return Ok(());
+        }
+        let data = first.decode(data, slack)?;
+        if data.len() != want {
+            return Err(format!("chunk decodes to {} bytes, not {want}", data.len()));
+        }
+        dst.copy_from_slice(&data);
+        Ok(())
     }
 
     /// Encodes one chunk (codecs in order).

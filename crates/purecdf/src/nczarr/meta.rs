@@ -178,35 +178,45 @@ impl ArrayMeta {
     /// when the chunk is missing.
     ///
     /// # Errors
-    /// NC_ENCZARR for a chunk that does not decode to the chunk's size; NC_ENOFILTER for a codec
-    /// this build lacks.
+    /// As [`ArrayMeta::read_chunk_into`].
     pub(crate) fn read_chunk(
         &self,
         store: &dyn purecdf_store::Store,
         coords: &[u64],
     ) -> Result<Option<Vec<u8>>> {
+        let es = self.dtype.stored_size().unwrap_or(1);
+        let mut data = vec![0u8; self.chunk_elements() * es];
+        Ok(self
+            .read_chunk_into(store, coords, &mut data)?
+            .then_some(data))
+    }
+
+    /// Fetches and decodes one chunk of a fixed-size type as native-endian elements into `dst`
+    /// (exactly one chunk's bytes); false when the chunk is missing (`dst` untouched).
+    ///
+    /// # Errors
+    /// NC_ENCZARR for a chunk that does not decode to the chunk's size; NC_ENOFILTER for a codec
+    /// this build lacks.
+    pub(crate) fn read_chunk_into(
+        &self,
+        store: &dyn purecdf_store::Store,
+        coords: &[u64],
+        dst: &mut [u8],
+    ) -> Result<bool> {
         let key = super::read::chunk_key(self, coords);
         let Some(stored) = self.fetch(store, &key)? else {
-            return Ok(None);
+            return Ok(false);
         };
-        let es = self.dtype.stored_size().unwrap_or(1);
-        let want = self.chunk_elements() * es;
-        let mut data = self
-            .chain
-            .decode(stored, want)
+        self.chain
+            .decode_into(stored, dst)
             .map_err(|e| nczarr_err(&key, e))?;
-        if data.len() != want {
-            return Err(nczarr_err(
-                &key,
-                format!("chunk decodes to {} bytes, not {want}", data.len()),
-            ));
-        }
+        let es = self.dtype.stored_size().unwrap_or(1);
         if self.dtype.is_big_endian() == cfg!(target_endian = "little") && es > 1 {
-            for e in data.chunks_exact_mut(es) {
+            for e in dst.chunks_exact_mut(es) {
                 e.reverse();
             }
         }
-        Ok(Some(data))
+        Ok(true)
     }
 
     /// The stored bytes of a chunk, or `None` when it is missing.

@@ -204,8 +204,8 @@ impl Backend for NczarrFile {
             .get(var.0)
             .ok_or_else(|| Error::new(ErrorKind::NotVar))?;
         let store = self.store.as_ref();
-        read::read_raw(meta, &zarr_slab(meta, slab), out, |c| {
-            meta.read_chunk(store, c)
+        read::read_raw(meta, &zarr_slab(meta, slab), out, |c, dst| {
+            meta.read_chunk_into(store, c, dst)
         })
     }
 

@@ -177,32 +177,101 @@ pub(crate) fn for_each_chunk<T: Send>(
     Ok(())
 }
 
-/// Reads a hyperslab of a fixed-size array as native-endian elements into `out`; `chunk`
-/// gives a chunk's decoded elements, or `None` for a missing one (read as the fill value).
+/// Where a chunk lands in the output when all its elements are selected and they form one run
+/// of the output (C order, the selection covering the chunk's whole extent in every dimension
+/// inside its outermost non-unit one): the run's first element.
+fn direct_target(meta: &ArrayMeta, slab: &Hyperslab, part: &ChunkPart) -> Option<u64> {
+    let rank = part.coords.len();
+    if rank == 0 || meta.fortran && meta.chunks.iter().filter(|c| **c > 1).count() > 1 {
+        return None;
+    }
+    let whole = (0..rank).all(|d| {
+        slab.stride[d] <= 1
+            && part.ranges[d].1 - part.ranges[d].0 == meta.chunks[d]
+            && slab.start[d] + part.ranges[d].0 == part.coords[d] * meta.chunks[d]
+    });
+    let outer = meta.chunks.iter().position(|c| *c > 1).unwrap_or(rank);
+    if !whole || (outer + 1..rank).any(|d| slab.count[d] != meta.chunks[d]) {
+        return None;
+    }
+    let mut offset = 0u64;
+    for d in 0..rank {
+        offset = offset * slab.count[d] + part.ranges[d].0;
+    }
+    Some(offset)
+}
+
+/// Reads a hyperslab of a fixed-size array as native-endian elements into `out`.
+/// `chunk_into(coords, dst)` decodes a chunk's elements into `dst` (exactly one chunk's
+/// bytes) and answers false for a missing chunk (read as the fill value).
+///
+/// A chunk that lands whole in one run of the output is decoded straight into it, in parallel
+/// with the others; the rest are decoded in parallel batches into buffers and their selected
+/// elements copied out.
 pub(crate) fn read_raw(
     meta: &ArrayMeta,
     slab: &Hyperslab,
     out: &mut [u8],
-    chunk: impl Fn(&[u64]) -> Result<Option<Vec<u8>>> + Sync,
+    chunk_into: impl Fn(&[u64], &mut [u8]) -> Result<bool> + Sync,
 ) -> Result<()> {
     let es = meta
         .dtype
         .stored_size()
         .ok_or_else(|| Error::new(ErrorKind::BadType))?;
+    let chunk_bytes = meta.chunk_elements() * es;
     let parts = chunk_parts(&meta.chunks, slab);
     let fill = meta.fill_bytes();
+    let fill_all = |dst: &mut [u8]| {
+        for e in dst.chunks_exact_mut(es) {
+            e.copy_from_slice(&fill);
+        }
+    };
+    let (mut direct, mut rest) = (Vec::new(), Vec::new());
+    for part in &parts {
+        match direct_target(meta, slab, part) {
+            Some(at) => direct.push((at as usize * es, part)),
+            None => rest.push(part.clone()),
+        }
+    }
+    // The direct chunks' runs are disjoint: cut `out` into them, in output order.
+    direct.sort_by_key(|(at, _)| *at);
+    let mut targets: Vec<(&mut [u8], &ChunkPart)> = Vec::with_capacity(direct.len());
+    let mut tail: &mut [u8] = out;
+    let mut pos = 0usize;
+    for (at, part) in direct {
+        let (_, after) = std::mem::take(&mut tail).split_at_mut(at - pos);
+        let (dst, after) = after.split_at_mut(chunk_bytes);
+        targets.push((dst, part));
+        tail = after;
+        pos = at + chunk_bytes;
+    }
+    let decode_direct = |(dst, part): (&mut [u8], &ChunkPart)| -> Result<()> {
+        if !chunk_into(&part.coords, dst)? {
+            fill_all(dst);
+        }
+        Ok(())
+    };
+    if targets.len() <= 1 || rayon::current_num_threads() <= 1 {
+        targets.into_iter().try_for_each(decode_direct)?;
+    } else {
+        targets.into_par_iter().try_for_each(decode_direct)?;
+    }
+    if rest.is_empty() {
+        return Ok(());
+    }
     for_each_chunk(
-        &parts,
-        |part| chunk(&part.coords),
+        &rest,
+        |part| {
+            let mut buf = vec![0u8; chunk_bytes];
+            Ok(chunk_into(&part.coords, &mut buf)?.then_some(buf))
+        },
         |part, chunk| {
             match &chunk {
                 Some(c) => for_each_run(meta, slab, part, |o, i, n| {
                     out[o * es..(o + n) * es].copy_from_slice(&c[i * es..(i + n) * es]);
                 }),
                 None => for_each_run(meta, slab, part, |o, _, n| {
-                    for e in out[o * es..(o + n) * es].chunks_exact_mut(es) {
-                        e.copy_from_slice(&fill);
-                    }
+                    fill_all(&mut out[o * es..(o + n) * es]);
                 }),
             }
             Ok(())
@@ -248,5 +317,98 @@ mod tests {
             ]
         );
         assert!(chunk_parts(&[4], &slab(&[0], &[0], &[1])).is_empty());
+    }
+
+    /// A 3-d array of `u16` with chunks in C or Fortran order, whose
+    /// chunk (1, 1, 0) is missing (fill 0xFFFF): every selection reads what an element-by-
+    /// element walk gives, whether its chunks go straight into the output or through a buffer.
+    #[test]
+    fn reads_match_an_element_walk() {
+        let shape = [3u64, 6, 7];
+        let value = |i: [u64; 3]| (i[0] * 100 + i[1] * 10 + i[2]) as u16;
+        for (chunks, fortran) in [
+            ([1u64, 3, 4], false),
+            ([2, 3, 1], true),
+            ([1, 3, 4], true),
+            ([1, 1, 7], true),
+        ] {
+            let meta = ArrayMeta {
+                key: String::new(),
+                shape: shape.to_vec(),
+                chunks: chunks.to_vec(),
+                dtype: super::super::dtype::Dtype::Number {
+                    typ: crate::NcType::UShort,
+                    big_endian: false,
+                },
+                fill: super::super::meta::Fill::Bytes(0xFFFFu16.to_ne_bytes().to_vec()),
+                fortran,
+                separator: '.',
+                v3_keys: false,
+                chain: Default::default(),
+                zarray: Default::default(),
+            };
+            let missing = [1u64, 1, 0];
+            let chunk_into = |c: &[u64], dst: &mut [u8]| -> Result<bool> {
+                if c == missing {
+                    return Ok(false);
+                }
+                let strides = meta.chunk_strides();
+                let mut i = [0u64; 3];
+                for (k, e) in dst.chunks_exact_mut(2).enumerate() {
+                    // The element's position in the chunk, from its index in the layout.
+                    let k = k as u64;
+                    for d in 0..3 {
+                        i[d] = c[d] * chunks[d] + k / strides[d] % chunks[d];
+                    }
+                    e.copy_from_slice(&value(i).to_ne_bytes());
+                }
+                Ok(true)
+            };
+            let selections = [
+                slab(&[0, 0, 0], &[3, 6, 7], &[1, 1, 1]),
+                slab(&[1, 0, 0], &[2, 6, 7], &[1, 1, 1]),
+                slab(&[0, 3, 0], &[3, 3, 7], &[1, 1, 1]),
+                slab(&[0, 0, 4], &[3, 6, 3], &[1, 1, 1]),
+                slab(&[2, 1, 1], &[1, 4, 5], &[1, 1, 1]),
+                slab(&[0, 0, 0], &[2, 3, 4], &[2, 2, 2]),
+                slab(&[1, 3, 0], &[1, 3, 4], &[1, 1, 1]),
+                slab(&[0, 0, 0], &[3, 6, 4], &[1, 1, 1]),
+                slab(&[1, 0, 0], &[2, 6, 1], &[1, 1, 1]),
+            ];
+            let direct: usize = selections
+                .iter()
+                .map(|sel| {
+                    let parts = chunk_parts(&chunks, sel);
+                    parts
+                        .iter()
+                        .filter(|p| direct_target(&meta, sel, p).is_some())
+                        .count()
+                })
+                .sum();
+            // Fortran-ordered chunks with more than one non-unit dimension never land whole.
+            let layout_c = !fortran || chunks.iter().filter(|c| **c > 1).count() <= 1;
+            assert_eq!(direct > 4, layout_c, "chunks {chunks:?}: {direct} direct");
+            for sel in selections {
+                let n: u64 = sel.count.iter().product();
+                let mut out = vec![0u8; n as usize * 2];
+                read_raw(&meta, &sel, &mut out, chunk_into).unwrap();
+                let mut want = Vec::new();
+                for a in 0..sel.count[0] {
+                    for b in 0..sel.count[1] {
+                        for c in 0..sel.count[2] {
+                            let i = [
+                                sel.start[0] + a * sel.stride[0],
+                                sel.start[1] + b * sel.stride[1],
+                                sel.start[2] + c * sel.stride[2],
+                            ];
+                            let chunk: Vec<u64> = (0..3).map(|d| i[d] / chunks[d]).collect();
+                            let v = if chunk == missing { 0xFFFF } else { value(i) };
+                            want.extend(v.to_ne_bytes());
+                        }
+                    }
+                }
+                assert_eq!(out, want, "chunks {chunks:?} fortran {fortran} {sel:?}");
+            }
+        }
     }
 }

@@ -145,10 +145,13 @@ impl ChunkCache {
         slab: &Hyperslab,
         out: &mut [u8],
     ) -> Result<()> {
-        read_raw(meta, &zarr_slab(meta, slab), out, |c| {
+        read_raw(meta, &zarr_slab(meta, slab), out, |c, dst| {
             match self.chunks.get(&(var.0, c.to_vec())) {
-                Some(Chunk::Raw(d)) => Ok(Some(d.clone())),
-                _ => meta.read_chunk(store, c),
+                Some(Chunk::Raw(d)) if d.len() == dst.len() => {
+                    dst.copy_from_slice(d);
+                    Ok(true)
+                }
+                _ => meta.read_chunk_into(store, c, dst),
             }
         })
     }
