@@ -1,11 +1,11 @@
-//! Fuzzes purecdf-codecs' decoders (blosc1 frames, HDF5-framed LZ4, bitshuffle with none/LZ4/
+//! Fuzzes purecdf-codecs' decoders (blosc1 frames, HDF5-framed LZ4, raw LZ4 blocks, bitshuffle with none/LZ4/
 //! zstd, LZF, bzip2, zstd) on arbitrary bytes: the first byte picks the codec and a bound, the
 //! rest is the stream. Errors are fine; panics, hangs and output beyond `max_out` are not.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use purecdf_codecs::bitshuffle::Compression;
-use purecdf_codecs::{bitshuffle, blosc, bzip2, lz4, lzf, zstd};
+use purecdf_codecs::{bitshuffle, blosc, bzip2, lz4, lz4_block, lzf, zstd};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&sel, input)) = data.split_first() else {
@@ -24,6 +24,14 @@ fuzz_target!(|data: &[u8]| {
         6 => bzip2::decode(input, max_out),
         7 => zstd::decode(input, max_out),
         8 => bitshuffle::decode(input, elem, 8, Compression::None, max_out),
+        9 => {
+            // A raw LZ4 block into a buffer of `max_out` bytes.
+            let mut buf = vec![0u8; max_out];
+            if let Some(n) = lz4_block::decode_block_into(input, &mut buf) {
+                assert!(n <= max_out);
+            }
+            return;
+        }
         _ => return,
     };
     if let Ok(v) = out {

@@ -101,8 +101,11 @@ pub fn decode(
                 at += cs as usize;
                 let t = &mut tmp[..len];
                 let got = match compression {
-                    Compression::Lz4 => lz4_flex::block::decompress_into(data, t)
-                        .map_err(|e| CodecError::Corrupt(format!("bitshuffle: lz4: {e}")))?,
+                    Compression::Lz4 => {
+                        crate::lz4_block::decode_block_into(data, t).ok_or_else(|| {
+                            CodecError::Corrupt("bitshuffle: lz4: corrupt block".into())
+                        })?
+                    }
                     _ => ruzstd::decoding::FrameDecoder::new()
                         .decode_all(data, t)
                         .map_err(|e| CodecError::Corrupt(format!("bitshuffle: zstd: {e}")))?,

@@ -307,8 +307,8 @@ fn decompress(format: u8, data: &[u8], out: &mut [u8]) -> Result<usize> {
     match format {
         0 => crate::blosclz::decode_into(data, out)
             .ok_or_else(|| CodecError::Corrupt("blosc: bad blosclz stream".into())),
-        1 => lz4_flex::block::decompress_into(data, out)
-            .map_err(|e| CodecError::Corrupt(format!("blosc: lz4: {e}"))),
+        1 => crate::lz4_block::decode_block_into(data, out)
+            .ok_or_else(|| CodecError::Corrupt("blosc: bad lz4 stream".into())),
         3 => {
             use flate2::{Decompress, FlushDecompress, Status};
             let mut d = Decompress::new(true);

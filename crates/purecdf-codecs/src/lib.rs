@@ -18,6 +18,7 @@ pub mod blosc;
 mod blosclz;
 pub mod bzip2;
 pub mod lz4;
+pub mod lz4_block;
 pub mod lzf;
 pub mod shuffle;
 pub mod zstd;

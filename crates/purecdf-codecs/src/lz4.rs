@@ -60,10 +60,10 @@ pub fn decode_into(input: &[u8], dst: &mut [u8]) -> Result<usize> {
         if stored == n {
             out.copy_from_slice(data);
         } else {
-            match lz4_flex::block::decompress_into(data, out) {
-                Ok(k) if k == n => {}
-                Ok(_) => return corrupt("lz4: block decodes short"),
-                Err(e) => return corrupt(format!("lz4: {e}")),
+            match crate::lz4_block::decode_block_into(data, out) {
+                Some(k) if k == n => {}
+                Some(_) => return corrupt("lz4: block decodes short"),
+                None => return corrupt("lz4: corrupt block"),
             }
         }
         done += n;

@@ -219,7 +219,7 @@ impl Codec {
             CodecKind::Hdf5 { filter, .. } => filter.decode_into(data, dst),
             CodecKind::Lz4 => match data.split_first_chunk::<4>() {
                 Some((size, block)) if u32::from_le_bytes(*size) as usize == dst.len() => {
-                    matches!(lz4_flex::block::decompress_into(block, dst), Ok(n) if n == dst.len())
+                    purecdf_codecs::lz4_block::decode_block_into(block, dst) == Some(dst.len())
                 }
                 _ => false,
             },
@@ -251,7 +251,12 @@ impl Codec {
                         "lz4: {size} bytes, more than the chunk's {max_out}"
                     ));
                 }
-                lz4_flex::block::decompress(block, size).map_err(|e| format!("lz4: {e}"))
+                let mut out = vec![0u8; size];
+                match purecdf_codecs::lz4_block::decode_block_into(block, &mut out) {
+                    Some(n) if n == size => Ok(out),
+                    Some(n) => Err(format!("lz4: {n} bytes, not the {size} of its header")),
+                    None => Err("lz4: corrupt block".into()),
+                }
             }
             CodecKind::VlenUtf8 => Ok(data),
             CodecKind::Crc32c => {
