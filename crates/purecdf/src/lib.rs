@@ -185,11 +185,16 @@
 //! - `assert_eq!(x, attr.try_into().unwrap())` needs `x`'s type spelled out
 //!   (`let y: u8 = attr.try_into()?`): a dependency (serde_json) implements `PartialEq` between
 //!   numbers and its own values, which leaves the target of `try_into` ambiguous there.
-//! - [`open_mem`] takes the bytes (`Vec<u8>`), not a name and a borrowed slice; there is no
-//!   `types()` listing.
-//! - No typed compounds (`NcTypeDescriptor`, the `derive` feature) yet: user types go through
-//!   [`model::UserType`] and [`Values::User`]; `variables_mut` is missing (take one
-//!   [`VariableMut`] at a time); no MPI.
+//! - [`open_mem`] takes the bytes (`Vec<u8>`), not a name and a borrowed slice.
+//! - Typed compounds and enums as georust's: [`NcTypeDescriptor`] and, with the `derive`
+//!   feature, `#[derive(purecdf::NcType)]` (see [`types`]); `add_type` returns a [`TypeId`],
+//!   not an `nc_type`, and `add_variable_with_type` takes an [`NcType`] (after the name, before
+//!   the dimensions), not an `&NcVariableType`. Reading a derived type matches fields by name,
+//!   so files netcdf-c laid out with C's alignment read into packed Rust structs, and refuses
+//!   enum values the Rust enum lacks. `get_values_into`, `get_into`, `fill_value` and
+//!   `set_fill_value` take numbers only. Other user types go through [`model::UserType`] and
+//!   [`Values::User`].
+//! - `variables_mut` is missing (take one [`VariableMut`] at a time); no MPI.
 //! - Reads convert between numeric types as netcdf-c does, with NC_ERANGE for values that do
 //!   not fit; scale/offset and fill masking are never applied implicitly, but on request by
 //!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]).
@@ -228,6 +233,7 @@ pub mod nczarr;
 pub mod netcdf4;
 mod remote;
 mod selection;
+pub mod types;
 
 pub use attribute::AttributeValue;
 pub use backend::{Chunking, ExtendedFormat, Format, Quantize};
@@ -254,7 +260,16 @@ pub fn filter_available(id: u32) -> bool {
 pub use model::{
     Attribute, DimId, Dimension, GroupId, NcType, Schema, TypeId, Value, Values, VarId,
 };
+/// Derives [`NcTypeDescriptor`] for a `#[repr(C)]` struct (a compound type) or an enum with an
+/// integer `repr` (an enum type); see [`types`].
+#[cfg(feature = "derive")]
+pub use purecdf_derive::NcType;
 pub use selection::{Extent, Extents, Hyperslab};
+pub use types::NcTypeDescriptor;
+
+// The derive macro names this crate `::purecdf` (or as the user's `Cargo.toml` renames it);
+// this lets its output build inside the crate too.
+extern crate self as purecdf;
 
 /// Byte sources (positional reads) shared with the HDF5 layer.
 pub use purecdf_hdf5::io;
