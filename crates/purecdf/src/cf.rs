@@ -11,7 +11,7 @@
 //!
 //! Times are decoded on request too: [`Variable::get_datetimes`] turns a variable with CF time
 //! units and a calendar into [`CfDateTime`]s, as cftime's `num2date` does (feature `chrono`:
-//! [`CfDateTime::to_chrono`] for the Gregorian calendars). [`Variable::get_char_strings`] reads
+//! `CfDateTime::to_chrono` for the Gregorian calendars). [`Variable::get_char_strings`] reads
 //! a char variable as strings, as xarray's character-array decoding does.
 
 mod time;

@@ -180,7 +180,7 @@
 //! - [`VariableMut`] and [`GroupMut`] borrow their [`FileMut`] and repeat the read methods of
 //!   [`Variable`] and [`Group`] (or give a read view with `view()`) rather than deref to them.
 //! - Names come back as `&str` rather than `String`; `add_dimension` returns a [`DimId`] and
-//!   `add_attribute`/`put_attribute` return `()`, not handles; `vartype` is an [`NcType`].
+//!   `add_attribute`/`put_attribute` return `()`, not handles; `vartype` is an [`NcType`](enum@NcType).
 //! - Attributes are [`Attribute`] values (`name()`, `value()`, and the typed [`Values`]).
 //! - `assert_eq!(x, attr.try_into().unwrap())` needs `x`'s type spelled out
 //!   (`let y: u8 = attr.try_into()?`): a dependency (serde_json) implements `PartialEq` between
@@ -188,7 +188,7 @@
 //! - [`open_mem`] takes the bytes (`Vec<u8>`), not a name and a borrowed slice.
 //! - Typed compounds and enums as georust's: [`NcTypeDescriptor`] and, with the `derive`
 //!   feature, `#[derive(purecdf::NcType)]` (see [`types`]); `add_type` returns a [`TypeId`],
-//!   not an `nc_type`, and `add_variable_with_type` takes an [`NcType`] (after the name, before
+//!   not an `nc_type`, and `add_variable_with_type` takes an [`NcType`](enum@NcType) (after the name, before
 //!   the dimensions), not an `&NcVariableType`. Reading a derived type matches fields by name,
 //!   so files netcdf-c laid out with C's alignment read into packed Rust structs, and refuses
 //!   enum values the Rust enum lacks. `get_values_into`, `get_into`, `fill_value` and
@@ -197,7 +197,9 @@
 //! - `variables_mut` is missing (take one [`VariableMut`] at a time); no MPI.
 //! - Reads convert between numeric types as netcdf-c does, with NC_ERANGE for values that do
 //!   not fit; scale/offset and fill masking are never applied implicitly, but on request by
-//!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]).
+//!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]), which
+//!   also decodes times ([`Variable::get_datetimes`]) and char arrays as strings
+//!   ([`Variable::get_char_strings`]).
 
 #![warn(missing_debug_implementations)]
 
