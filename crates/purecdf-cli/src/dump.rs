@@ -334,7 +334,7 @@ fn extended_kind(f: Format) -> &'static str {
     }
 }
 
-/// Runs ncdump with `argv` (including argv[0]); returns the exit status.
+/// Runs ncdump with `argv` (including `argv[0]`); returns the exit status.
 pub fn run(argv: &[String]) -> i32 {
     let progname = argv.first().map_or("ncdump", String::as_str);
     if argv.len() <= 1 {

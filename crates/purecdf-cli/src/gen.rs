@@ -434,7 +434,7 @@ fn write(ds: &CdlDataset, path: &str, a: &Args, file: &str) -> Result<(), String
     for t in &ds.type_order {
         let (g, ut) = &s.types[t.0];
         let ut = remap_type(ut, &type_ids);
-        type_ids[t.0] = Some(f.add_type(group_ids[g.0], ut).map_err(|e| lib_msg(&e))?);
+        type_ids[t.0] = Some(f.def_type(group_ids[g.0], ut).map_err(|e| lib_msg(&e))?);
     }
     let typ_of = |t: NcType| match t {
         NcType::User(id) => type_ids[id.0].map_or(t, NcType::User),

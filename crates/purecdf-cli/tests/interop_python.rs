@@ -249,7 +249,7 @@ fn write_api_file(path: &Path) -> Expect {
 
     // User types: compound, vlen, enum, opaque.
     let comp = f
-        .add_type(
+        .def_type(
             ROOT,
             UserType {
                 name: "pair_t".into(),
@@ -274,7 +274,7 @@ fn write_api_file(path: &Path) -> Expect {
         )
         .unwrap();
     let vlen = f
-        .add_type(
+        .def_type(
             ROOT,
             UserType {
                 name: "row_t".into(),
@@ -285,7 +285,7 @@ fn write_api_file(path: &Path) -> Expect {
         )
         .unwrap();
     let enm = f
-        .add_type(
+        .def_type(
             ROOT,
             UserType {
                 name: "color_t".into(),
@@ -297,7 +297,7 @@ fn write_api_file(path: &Path) -> Expect {
         )
         .unwrap();
     let opq = f
-        .add_type(
+        .def_type(
             ROOT,
             UserType {
                 name: "blob_t".into(),

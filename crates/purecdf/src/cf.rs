@@ -8,7 +8,15 @@
 //! - the rest are unpacked: `value * scale_factor + add_offset` (each only when present).
 //!
 //! As xarray, a variable without `_FillValue` is not masked by its type's default fill value.
-//! Time units and calendars are not decoded yet (see `ncdump -t` in purecdf-cli for the rules).
+//!
+//! Times are decoded on request too: [`Variable::get_datetimes`] turns a variable with CF time
+//! units and a calendar into [`CfDateTime`]s, as cftime's `num2date` does (feature `chrono`:
+//! `CfDateTime::to_chrono` for the Gregorian calendars). [`Variable::get_char_strings`] reads
+//! a char variable as strings, as xarray's character-array decoding does.
+
+mod time;
+
+pub use time::{CfCalendar, CfDateTime};
 
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::file::Variable;
@@ -133,5 +141,151 @@ impl Variable<'_> {
         Ok((0..raw.len())
             .map(|i| out(raw.get_f64(i).and_then(|x| d.decode(x))))
             .collect())
+    }
+
+    /// Reads a selection of a CF time variable as dates: `units = "<unit> since <date>"`
+    /// (days, hours, minutes, seconds, milliseconds or microseconds; the date may have a time
+    /// and a zone offset) in its `calendar` (see [`CfCalendar`]), as cftime's `num2date`
+    /// decodes them, to the microsecond. Values are unpacked and masked first as by
+    /// [`Variable::get_decoded_masked`]; masked values and NaN are `None`.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("t.nc");
+    /// let mut file = purecdf::create(&path)?;
+    /// file.add_dimension("time", 3)?;
+    /// let mut t = file.add_variable::<f64>("time", &["time"])?;
+    /// t.put_attribute("units", "hours since 2000-02-28 12:00")?;
+    /// t.put_attribute("calendar", "noleap")?;
+    /// t.put_attribute("_FillValue", -1.0)?;
+    /// t.put_values(&[0.0, 12.5, -1.0], ..)?;
+    /// file.close()?;
+    ///
+    /// let file = purecdf::open(&path)?;
+    /// let dates = file.variable("time").unwrap().get_datetimes(..)?;
+    /// let text: Vec<String> = dates.iter().flatten().map(|d| d.to_string()).collect();
+    /// assert_eq!(text, ["2000-02-28T12:00:00", "2000-03-01T00:30:00"]);
+    /// assert_eq!(dates[2], None);
+    /// # Ok::<(), purecdf::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// NC_ENOTATT without `units`; NC_EINVAL for units that are not CF time units, a
+    /// `calendar` of `none` or unknown, a value too far from the reference date (the message
+    /// names the variable and the attribute); as [`Variable::get_decoded`] otherwise.
+    pub fn get_datetimes<E>(&self, extents: E) -> Result<Vec<Option<CfDateTime>>>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        let units = time::time_units(self)?;
+        self.get_decoded_masked(extents)?
+            .into_iter()
+            .map(|v| match v {
+                Some(x) if !x.is_nan() => units.date(x).map(Some).ok_or_else(|| {
+                    Error::with_detail(
+                        ErrorKind::Inval,
+                        format!("{}: time value {x} is out of range", self.name()),
+                    )
+                }),
+                _ => Ok(None),
+            })
+            .collect()
+    }
+
+    /// Reads a char variable as strings, as xarray decodes character arrays: the last
+    /// dimension is the string length, trailing NULs are dropped, and the bytes are decoded
+    /// by the `_Encoding` attribute (`utf-8`, `ascii` or `latin-1`/`iso-8859-1`), or as UTF-8
+    /// with invalid bytes replaced when there is none (xarray leaves those as bytes). The
+    /// selection covers the other dimensions; each string is read whole.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("c.nc");
+    /// let mut file = purecdf::create(&path)?;
+    /// file.add_dimension("station", 2)?;
+    /// file.add_dimension("len", 7)?;
+    /// file.add_variable_with_type("name", purecdf::NcType::Char, &["station", "len"])?;
+    /// let mut v = file.variable_mut("name").unwrap();
+    /// v.put_attribute("_Encoding", "utf-8")?;
+    /// v.put_values("ZürichBern\0\0\0".as_bytes(), ..)?;
+    /// file.close()?;
+    ///
+    /// let file = purecdf::open(&path)?;
+    /// let names = file.variable("name").unwrap().get_char_strings(..)?;
+    /// assert_eq!(names, ["Zürich", "Bern"]);
+    /// # Ok::<(), purecdf::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// NC_ECHAR for a variable that is not char; NC_EINVAL for an unknown `_Encoding` or text
+    /// that is not in it; as [`Variable::get_values`] for the selection.
+    pub fn get_char_strings<E>(&self, extents: E) -> Result<Vec<String>>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        if self.vartype() != crate::NcType::Char {
+            return fail(
+                ErrorKind::Char,
+                format!("{} is not a char variable", self.name()),
+            );
+        }
+        let shape = self.shape();
+        let len = shape.last().map_or(1, |&n| n as usize);
+        let extents = match crate::selection::extents(extents)? {
+            Extents::Extent(mut e) if !shape.is_empty() => {
+                e.push(crate::Extent::Slice {
+                    start: 0,
+                    end: None,
+                    stride: 1,
+                });
+                Extents::Extent(e)
+            }
+            e => e,
+        };
+        let text = self.get_text(extents)?;
+        let encoding = match self.attribute("_Encoding").map(|a| &a.values) {
+            None => None,
+            Some(Values::Char(c)) => Some(String::from_utf8_lossy(c).to_ascii_lowercase()),
+            Some(Values::String(s)) if s.len() == 1 => {
+                s[0].as_ref().map(|s| s.to_ascii_lowercase())
+            }
+            Some(_) => {
+                return fail(
+                    ErrorKind::BadType,
+                    format!("{}: attribute _Encoding is not text", self.name()),
+                )
+            }
+        };
+        let bad = |why: &str| {
+            Error::with_detail(
+                ErrorKind::Inval,
+                format!("{}: attribute _Encoding: {why}", self.name()),
+            )
+        };
+        if len == 0 {
+            return Ok(vec![String::new(); text.len()]);
+        }
+        text.chunks(len)
+            .map(|c| {
+                let end = c.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+                let c = &c[..end];
+                match encoding.as_deref().map(|e| e.trim_end_matches('\0')) {
+                    None => Ok(String::from_utf8_lossy(c).into_owned()),
+                    Some("utf-8" | "utf8") => {
+                        String::from_utf8(c.to_vec()).map_err(|_| bad("the text is not UTF-8"))
+                    }
+                    Some("ascii" | "us-ascii") if c.is_ascii() => {
+                        Ok(String::from_utf8_lossy(c).into_owned())
+                    }
+                    Some("ascii" | "us-ascii") => Err(bad("the text is not ASCII")),
+                    Some("latin-1" | "latin1" | "iso-8859-1") => {
+                        Ok(c.iter().map(|&b| char::from(b)).collect())
+                    }
+                    Some(e) => Err(bad(&format!("unknown encoding {e}"))),
+                }
+            })
+            .collect()
     }
 }

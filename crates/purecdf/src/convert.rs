@@ -36,7 +36,9 @@ pub mod fill {
 }
 
 /// A Rust type that can be a memory type for netCDF numeric data.
-pub trait NcElement: Copy + Send + Sync + Default + 'static + std::fmt::Debug {
+pub trait NcElement:
+    crate::types::NcTypeDescriptor + Copy + Send + Sync + Default + 'static + std::fmt::Debug
+{
     /// The netCDF type with the same representation.
     const NC_TYPE: NcType;
     /// Size in bytes.

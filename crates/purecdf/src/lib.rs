@@ -180,19 +180,26 @@
 //! - [`VariableMut`] and [`GroupMut`] borrow their [`FileMut`] and repeat the read methods of
 //!   [`Variable`] and [`Group`] (or give a read view with `view()`) rather than deref to them.
 //! - Names come back as `&str` rather than `String`; `add_dimension` returns a [`DimId`] and
-//!   `add_attribute`/`put_attribute` return `()`, not handles; `vartype` is an [`NcType`].
+//!   `add_attribute`/`put_attribute` return `()`, not handles; `vartype` is an [`NcType`](enum@NcType).
 //! - Attributes are [`Attribute`] values (`name()`, `value()`, and the typed [`Values`]).
 //! - `assert_eq!(x, attr.try_into().unwrap())` needs `x`'s type spelled out
 //!   (`let y: u8 = attr.try_into()?`): a dependency (serde_json) implements `PartialEq` between
 //!   numbers and its own values, which leaves the target of `try_into` ambiguous there.
-//! - [`open_mem`] takes the bytes (`Vec<u8>`), not a name and a borrowed slice; there is no
-//!   `types()` listing.
-//! - No typed compounds (`NcTypeDescriptor`, the `derive` feature) yet: user types go through
-//!   [`model::UserType`] and [`Values::User`]; `variables_mut` is missing (take one
-//!   [`VariableMut`] at a time); no MPI.
+//! - [`open_mem`] takes the bytes (`Vec<u8>`), not a name and a borrowed slice.
+//! - Typed compounds and enums as georust's: [`NcTypeDescriptor`] and, with the `derive`
+//!   feature, `#[derive(purecdf::NcType)]` (see [`types`]); `add_type` returns a [`TypeId`],
+//!   not an `nc_type`, and `add_variable_with_type` takes an [`NcType`](enum@NcType) (after the name, before
+//!   the dimensions), not an `&NcVariableType`. Reading a derived type matches fields by name,
+//!   so files netcdf-c laid out with C's alignment read into packed Rust structs, and refuses
+//!   enum values the Rust enum lacks. `get_values_into`, `get_into`, `fill_value` and
+//!   `set_fill_value` take numbers only. Other user types go through [`model::UserType`] and
+//!   [`Values::User`].
+//! - `variables_mut` is missing (take one [`VariableMut`] at a time); no MPI.
 //! - Reads convert between numeric types as netcdf-c does, with NC_ERANGE for values that do
 //!   not fit; scale/offset and fill masking are never applied implicitly, but on request by
-//!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]).
+//!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]), which
+//!   also decodes times ([`Variable::get_datetimes`]) and char arrays as strings
+//!   ([`Variable::get_char_strings`]).
 
 #![warn(missing_debug_implementations)]
 
@@ -228,6 +235,7 @@ pub mod nczarr;
 pub mod netcdf4;
 mod remote;
 mod selection;
+pub mod types;
 
 pub use attribute::AttributeValue;
 pub use backend::{Chunking, ExtendedFormat, Format, Quantize};
@@ -254,7 +262,16 @@ pub fn filter_available(id: u32) -> bool {
 pub use model::{
     Attribute, DimId, Dimension, GroupId, NcType, Schema, TypeId, Value, Values, VarId,
 };
+/// Derives [`NcTypeDescriptor`] for a `#[repr(C)]` struct (a compound type) or an enum with an
+/// integer `repr` (an enum type); see [`types`].
+#[cfg(feature = "derive")]
+pub use purecdf_derive::NcType;
 pub use selection::{Extent, Extents, Hyperslab};
+pub use types::NcTypeDescriptor;
+
+// The derive macro names this crate `::purecdf` (or as the user's `Cargo.toml` renames it);
+// this lets its output build inside the crate too.
+extern crate self as purecdf;
 
 /// Byte sources (positional reads) shared with the HDF5 layer.
 pub use purecdf_hdf5::io;

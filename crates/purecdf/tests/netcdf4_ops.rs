@@ -268,7 +268,7 @@ fn groups_and_user_types() {
         let g2 = w.add_group_in(g1, "g2").unwrap();
         // struct { int id; double val; char tag[3]; short arr[2][2]; }: C layout.
         let rec = w
-            .add_type(
+            .def_type(
                 g1,
                 UserType {
                     name: "rec_t".into(),
@@ -285,7 +285,7 @@ fn groups_and_user_types() {
             )
             .unwrap();
         let vl = w
-            .add_type(
+            .def_type(
                 g1,
                 UserType {
                     name: "vlen_t".into(),
@@ -294,7 +294,7 @@ fn groups_and_user_types() {
             )
             .unwrap();
         let en = w
-            .add_type(
+            .def_type(
                 ROOT,
                 UserType {
                     name: "color_t".into(),
@@ -306,7 +306,7 @@ fn groups_and_user_types() {
             )
             .unwrap();
         let op = w
-            .add_type(
+            .def_type(
                 g2,
                 UserType {
                     name: "blob_t".into(),
@@ -458,7 +458,7 @@ fn classic_model_rules() {
         codes.push(code(w.add_unlimited_dimension("u")));
         codes.push(code(w.add_variable_in(ROOT, "ub", NcType::UByte, &[x])));
         codes.push(code(w.add_group_in(ROOT, "g")));
-        codes.push(code(w.add_type(
+        codes.push(code(w.def_type(
             ROOT,
             UserType {
                 name: "o".into(),

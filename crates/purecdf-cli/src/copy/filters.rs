@@ -104,7 +104,7 @@ fn split_vars(vars: &str) -> Vec<String> {
 }
 
 /// A variable's full name as `computeFQN` spells it: its group's full name, `/`, and its name
-/// with a backslash before each character of [`ESCAPES`] and before a leading digit.
+/// with a backslash before each character of `ESCAPES` and before a leading digit.
 pub fn fqn(s: &Schema, v: VarId) -> String {
     let var = s.var(v);
     let mut out = s.group_path(var.group);

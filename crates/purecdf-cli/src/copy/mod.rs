@@ -4,9 +4,9 @@
 //! purecdf API, following its `ncdump/nccopy.c` step by step.
 //!
 //! Definitions are made in the reference's order with fill mode off (`nc_set_fill(NC_NOFILL)`):
-//! groups, user types, then per group dimensions, attributes and variables ([`schema`]), each
+//! groups, user types, then per group dimensions, attributes and variables (`schema`), each
 //! output variable's storage, compression, checksum, byte order and filters decided by
-//! `copy_var_specials`' rules ([`specials`]), `-c` specs resolved as `chunkspec.c` resolves them
+//! `copy_var_specials`' rules (`specials`), `-c` specs resolved as `chunkspec.c` resolves them
 //! ([`chunkspec`]). For classic-family copies the output bytes equal the reference tool's; for
 //! netCDF-4 output, `ncdump -s` prints the same. Data is copied in the reference's order
 //! ([`data`]): through a bounded buffer (`-m`, default 5,000,000 bytes) into contiguous storage,

@@ -163,7 +163,7 @@ impl Ctx<'_> {
             name: ut.name.clone(),
             kind,
         };
-        self.out.add_type(og, def).at(line)?;
+        self.out.def_type(og, def).at(line)?;
         Ok(())
     }
 

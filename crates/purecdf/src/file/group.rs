@@ -3,9 +3,9 @@
 
 use super::{File, FileMut, Variable, VariableMut};
 use crate::attribute::is_hidden;
-use crate::convert::NcElement;
 use crate::error::Result;
 use crate::model::{Attribute, DimId, Dimension, GroupId, NcType};
+use crate::types::{NcTypeDescriptor, NcVariableType};
 use crate::AttributeValue;
 
 /// A group, read-only.
@@ -94,6 +94,15 @@ impl<'f> Group<'f> {
     pub fn groups(&self) -> impl Iterator<Item = Group<'f>> {
         let file = self.file;
         self.def().groups.iter().map(move |&g| Group::new(file, g))
+    }
+
+    /// The user-defined types defined in this group, described.
+    pub fn types(&self) -> impl Iterator<Item = NcVariableType> + 'f {
+        let s = self.file.schema();
+        self.def()
+            .types
+            .iter()
+            .map(move |t| crate::types::describe(s, NcType::User(*t)))
     }
 }
 
@@ -198,12 +207,32 @@ impl<'f> GroupMut<'f> {
     ///
     /// # Errors
     /// NC_EBADDIM for an unknown dimension; as netcdf-c's `nc_def_var` otherwise.
-    pub fn add_variable<T: NcElement>(
+    ///
+    /// A derived user type ([`crate::types`]) is defined in this group first unless a type of
+    /// its name is visible here already.
+    pub fn add_variable<T: NcTypeDescriptor>(
         &mut self,
         name: &str,
         dims: &[&str],
     ) -> Result<VariableMut<'_>> {
-        self.add_variable_with_type(name, T::NC_TYPE, dims)
+        let typ = T::purecdf_nc_type(self.file, self.id)?;
+        self.add_variable_with_type(name, typ, dims)
+    }
+
+    /// Defines the type `T` stands for (and the types it uses) in this group.
+    ///
+    /// # Errors
+    /// As [`FileMut::add_type`].
+    pub fn add_type<T: NcTypeDescriptor>(&mut self) -> Result<crate::TypeId> {
+        self.add_type_from_descriptor(T::type_descriptor())
+    }
+
+    /// Defines a described type in this group.
+    ///
+    /// # Errors
+    /// As [`FileMut::add_type`].
+    pub fn add_type_from_descriptor(&mut self, typ: NcVariableType) -> Result<crate::TypeId> {
+        self.file.add_type_in(self.id, &typ)
     }
 
     /// Adds a string variable over dimensions named as seen from this group.

@@ -184,6 +184,18 @@ impl File {
             .try_fold(ROOT, |g, p| s.find_group(g, p))
     }
 
+    /// The user-defined types of the root group, described.
+    ///
+    /// # Errors
+    /// None at present (georust's signature).
+    pub fn types(&self) -> Result<impl Iterator<Item = crate::types::NcVariableType> + '_> {
+        let s = self.schema();
+        Ok(s.group(ROOT)
+            .types
+            .iter()
+            .map(move |t| crate::types::describe(s, NcType::User(*t))))
+    }
+
     /// A global attribute by name.
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.schema()
@@ -350,13 +362,51 @@ impl FileMut {
     ///
     /// # Errors
     /// NC_EBADDIM for an unknown dimension; as netcdf-c's `nc_def_var` otherwise.
-    pub fn add_variable<T: NcElement>(
+    ///
+    /// A derived user type ([`crate::types`]) is defined in the root group first unless a type
+    /// of its name is there already.
+    pub fn add_variable<T: crate::NcTypeDescriptor>(
         &mut self,
         name: &str,
         dims: &[&str],
     ) -> Result<VariableMut<'_>> {
-        let id = self.add_variable_with_type(name, T::NC_TYPE, dims)?;
+        let typ = T::purecdf_nc_type(self, ROOT)?;
+        let id = self.add_variable_with_type(name, typ, dims)?;
         Ok(VariableMut::new(self, id))
+    }
+
+    /// Defines the type `T` stands for (and the types it uses) in the root group, as georust's
+    /// `add_type`; a type of the same name and layout defined already is reused.
+    ///
+    /// # Errors
+    /// NC_ENAMEINUSE when a different type has that name; NC_ENOTNC4 for the classic formats.
+    pub fn add_type<T: crate::NcTypeDescriptor>(&mut self) -> Result<crate::TypeId> {
+        self.add_type_from_descriptor(T::type_descriptor())
+    }
+
+    /// Defines a described type in the root group (see [`FileMut::add_type`]).
+    ///
+    /// # Errors
+    /// As [`FileMut::add_type`]; NC_EBADTYPE for an atomic type.
+    pub fn add_type_from_descriptor(
+        &mut self,
+        typ: crate::types::NcVariableType,
+    ) -> Result<crate::TypeId> {
+        self.add_type_in(ROOT, &typ)
+    }
+
+    pub(crate) fn add_type_in(
+        &mut self,
+        g: GroupId,
+        typ: &crate::types::NcVariableType,
+    ) -> Result<crate::TypeId> {
+        match crate::types::add_descriptor(self, g, typ)? {
+            NcType::User(t) => Ok(t),
+            t => fail(
+                ErrorKind::BadType,
+                format!("{t:?} is not a user-defined type"),
+            ),
+        }
     }
 
     /// Adds a variable of type `NC_STRING` (netCDF-4 only) over named dimensions.
@@ -613,7 +663,7 @@ impl FileMut {
     /// Defines a user type (compound, vlen, enum or opaque) in a group, with all its members
     /// (`nc_def_compound` + `nc_insert_compound`, `nc_def_vlen`, `nc_def_enum` +
     /// `nc_insert_enum`, `nc_def_opaque`; netCDF-4 only).
-    pub fn add_type(&mut self, group: GroupId, t: crate::model::UserType) -> Result<crate::TypeId> {
+    pub fn def_type(&mut self, group: GroupId, t: crate::model::UserType) -> Result<crate::TypeId> {
         let r = self.backend_mut().def_type(group, t);
         self.with_path(r)
     }

@@ -9,6 +9,7 @@ use crate::convert::{self, NcElement};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{Attribute, Dimension, NcType, Values, VarId};
 use crate::selection::{extents, Extents, Hyperslab};
+use crate::types::NcTypeDescriptor;
 
 /// The byte order of a variable's data in the file (georust's `Endianness`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,16 +237,21 @@ impl<'f> Variable<'f> {
     /// # Errors
     /// NC_EINVALCOORDS, NC_EEDGE or NC_ESTRIDE for a selection outside the variable, and the
     /// conversion errors above.
-    pub fn get_values<T: NcElement, E>(&self, extents: E) -> Result<Vec<T>>
+    pub fn get_values<T: NcTypeDescriptor, E>(&self, extents: E) -> Result<Vec<T>>
     where
         E: TryInto<Extents>,
         E::Error: Into<Error>,
     {
         let extents = self::extents(extents)?;
-        self.read_values(&extents)
+        T::purecdf_read(self, &extents)
     }
 
-    fn read_values<T: NcElement>(&self, extents: &Extents) -> Result<Vec<T>> {
+    /// The schema of the variable's file.
+    pub(crate) fn file_schema(&self) -> &'f crate::model::Schema {
+        self.file.schema()
+    }
+
+    pub(crate) fn read_values<T: NcElement>(&self, extents: &Extents) -> Result<Vec<T>> {
         let slab = self.file.check_slab(self.id, extents, false)?;
         let typ = self.vartype();
         let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
@@ -288,18 +294,16 @@ impl<'f> Variable<'f> {
     ///
     /// # Errors
     /// As [`Variable::get_values`]; NC_EEDGE when the selection holds more or fewer elements.
-    pub fn get_value<T: NcElement, E>(&self, extents: E) -> Result<T>
+    pub fn get_value<T: NcTypeDescriptor, E>(&self, extents: E) -> Result<T>
     where
         E: TryInto<Extents>,
         E::Error: Into<Error>,
     {
         let v = self.get_values::<T, _>(extents)?;
-        match v.as_slice() {
-            [one] => Ok(*one),
-            _ => fail(
-                ErrorKind::Edge,
-                format!("{} values where one was asked", v.len()),
-            ),
+        let n = v.len();
+        match (n, v.into_iter().next()) {
+            (1, Some(one)) => Ok(one),
+            _ => fail(ErrorKind::Edge, format!("{n} values where one was asked")),
         }
     }
 
@@ -367,7 +371,7 @@ impl<'f> Variable<'f> {
     /// # Errors
     /// As [`Variable::get_values`].
     #[cfg(feature = "ndarray")]
-    pub fn get<T: NcElement, E>(&self, extents: E) -> Result<ndarray::ArrayD<T>>
+    pub fn get<T: NcTypeDescriptor, E>(&self, extents: E) -> Result<ndarray::ArrayD<T>>
     where
         E: TryInto<Extents>,
         E::Error: Into<Error>,
@@ -375,7 +379,7 @@ impl<'f> Variable<'f> {
         let extents = self::extents(extents)?;
         let slab = self.file.check_slab(self.id, &extents, false)?;
         let shape = array_shape(&slab, &extents);
-        let v = self.read_values::<T>(&extents)?;
+        let v = T::purecdf_read(self, &extents)?;
         ndarray::ArrayD::from_shape_vec(shape, v).map_err(|_| Error::new(ErrorKind::Edge))
     }
 

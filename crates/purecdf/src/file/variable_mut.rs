@@ -7,6 +7,7 @@ use crate::convert::NcElement;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{Attribute, Dimension, NcType, Values, VarId};
 use crate::selection::{extents, Extent, Extents};
+use crate::types::NcTypeDescriptor;
 use crate::{AttributeValue, Chunking, Endianness, Quantize};
 
 /// A variable open for writing: borrows its [`FileMut`] mutably. [`VariableMut::view`] (or the
@@ -105,7 +106,7 @@ impl<'f> VariableMut<'f> {
     ///
     /// # Errors
     /// As [`Variable::get_values`].
-    pub fn get_values<T: NcElement, E>(&self, extents: E) -> Result<Vec<T>>
+    pub fn get_values<T: NcTypeDescriptor, E>(&self, extents: E) -> Result<Vec<T>>
     where
         E: TryInto<Extents>,
         E::Error: Into<Error>,
@@ -117,7 +118,7 @@ impl<'f> VariableMut<'f> {
     ///
     /// # Errors
     /// As [`Variable::get_value`].
-    pub fn get_value<T: NcElement, E>(&self, extents: E) -> Result<T>
+    pub fn get_value<T: NcTypeDescriptor, E>(&self, extents: E) -> Result<T>
     where
         E: TryInto<Extents>,
         E::Error: Into<Error>,
@@ -142,7 +143,7 @@ impl<'f> VariableMut<'f> {
     /// # Errors
     /// As [`Variable::get`].
     #[cfg(feature = "ndarray")]
-    pub fn get<T: NcElement, E>(&self, extents: E) -> Result<ndarray::ArrayD<T>>
+    pub fn get<T: NcTypeDescriptor, E>(&self, extents: E) -> Result<ndarray::ArrayD<T>>
     where
         E: TryInto<Extents>,
         E::Error: Into<Error>,
@@ -185,20 +186,20 @@ impl<'f> VariableMut<'f> {
     /// # Errors
     /// NC_EEDGE when the number of values differs from the selection's, and as
     /// [`FileMut::put_values`].
-    pub fn put_values<T: NcElement, E>(&mut self, values: &[T], extents: E) -> Result<()>
+    pub fn put_values<T: NcTypeDescriptor, E>(&mut self, values: &[T], extents: E) -> Result<()>
     where
         E: TryInto<Extents>,
         E::Error: Into<Error>,
     {
         let extents = extents_for(&self.view(), self::extents(extents)?, &[values.len()], true)?;
-        self.file.put_values(self.id, values, extents)
+        T::purecdf_write(self.file, self.id, values, extents)
     }
 
     /// Writes one value at a selection of one element.
     ///
     /// # Errors
     /// As [`VariableMut::put_values`].
-    pub fn put_value<T: NcElement, E>(&mut self, value: T, extents: E) -> Result<()>
+    pub fn put_value<T: NcTypeDescriptor, E>(&mut self, value: T, extents: E) -> Result<()>
     where
         E: TryInto<Extents>,
         E::Error: Into<Error>,
@@ -236,7 +237,7 @@ impl<'f> VariableMut<'f> {
     /// NC_EEDGE when the array's shape does not fit the selection, or it is not in standard
     /// layout; as [`FileMut::put_values`].
     #[cfg(feature = "ndarray")]
-    pub fn put<T: NcElement, E, D>(
+    pub fn put<T: NcTypeDescriptor, E, D>(
         &mut self,
         array: ndarray::ArrayView<'_, T, D>,
         extents: E,
@@ -250,7 +251,7 @@ impl<'f> VariableMut<'f> {
         let Some(values) = array.as_slice() else {
             return fail(ErrorKind::Edge, "the array is not in standard layout");
         };
-        self.file.put_values(self.id, values, extents)
+        T::purecdf_write(self.file, self.id, values, extents)
     }
 
     /// Sets deflate compression (level 0–9; 0: none) and the shuffle filter (netCDF-4 only,
