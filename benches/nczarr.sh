@@ -5,9 +5,10 @@
 #
 # The 256 MiB float array of benches/netcdf4.sh (256 x 512 x 512, chunks 1 x 512 x 512) in a
 # directory store, compressed with blosc-lz4 (level 5, byte shuffle) and zstd level 3:
-#   write: purecdf (the nc_bench example, values made as it goes, close included) against
-#          zarr-python (values made beforehand, not timed) and netcdf-c (nccopy of a netCDF-4 file
-#          holding the array to `#mode=nczarr,file`; Debian's 4.9.0 writes NCZarr without filters);
+#   write: purecdf (the nc_bench example's `write-made`: values made before the clock starts,
+#          close included) against zarr-python (values made beforehand, not timed) and netcdf-c
+#          (nccopy of a netCDF-4 file holding the array to `#mode=nczarr,file`; Debian's 4.9.0
+#          writes NCZarr without filters);
 #   read:  the whole array of zarr-python's store by purecdf and by zarr-python, and of
 #          netcdf-c's store by purecdf and netcdf-c (nc4bench read).
 # Prints times, ratios (other time / purecdf time; > 1 means purecdf is faster) and store sizes.
@@ -35,8 +36,8 @@ for entry in "blosc-lz4|32001,0,0,0,0,5,1,1" "zstd-3|32015,3"; do
     ours="$DATA/ours.zarr"
     zp="$DATA/zarr-python.zarr"
     nc="$DATA/netcdf-c.zarr"
-    wr=$(best "$OURS" write "$(url "$ours")")
-    wz=$(best "$PYTHON" benches/zarr_bench.py write "$zp" "$name")
+    wr=$(best bash -c "rm -rf '$ours'; '$OURS' write-made '$(url "$ours")'")
+    wz=$(best bash -c "rm -rf '$zp'; '$PYTHON' benches/zarr_bench.py write '$zp' '$name'")
     printf '%-10s %-22s %9s %9s %6s   %s\n' "$name" "write vs zarr-python" "$wz" "$wr" "$(ratio "$wz" "$wr")" "$(size "$zp") / $(size "$ours")"
     # The netCDF-4 source of netcdf-c's copy, with deflate 1 + shuffle (Debian's plugins lack zstd).
     NC4BENCH_FILTERS= "$THEIRS" write "$DATA/src.nc" > /dev/null

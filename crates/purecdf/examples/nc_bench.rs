@@ -9,6 +9,8 @@
 //!   1×512×512, deflate 1 + shuffle), written one 512×512 slab per call with the same values as
 //!   nc4bench.c's `fill`; the time includes `close`. NC4BENCH_FILTERS (a `_Filter` list) replaces
 //!   deflate 1 + shuffle.
+//! * `write-made FILE` — the same with every value made before the clock starts (as
+//!   zarr_bench.py does).
 
 use std::time::Instant;
 
@@ -57,9 +59,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             });
         }
         Some("write") => write(&args[1])?,
+        Some("write-made") => {
+            // The values made before the clock starts, as zarr_bench.py makes them.
+            let slabs: Vec<Vec<f32>> = (0..256).map(field).collect();
+            let t = Instant::now();
+            write_slabs(&args[1], |z| std::borrow::Cow::Borrowed(&slabs[z as usize]))?;
+            println!("{:.4}", t.elapsed().as_secs_f64());
+            return Ok(());
+        }
         _ => {
             return Err(
-                "usage: nc_bench read FILE VAR | open FILE | readall FILE | threads FILE N VAR... | write FILE"
+                "usage: nc_bench read FILE VAR | open FILE | readall FILE | threads FILE N VAR... | write FILE | write-made FILE"
                     .into(),
             )
         }
@@ -68,8 +78,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// The `write` benchmark: what nc4bench.c's `write` does.
+/// The `write` benchmark: what nc4bench.c's `write` does (each slab made as it is written).
 fn write(path: &str) -> purecdf::Result<()> {
+    write_slabs(path, |z| std::borrow::Cow::Owned(field(z)))
+}
+
+/// nc4bench.c's `fill` of slab `z`: a smooth field plus xorshift noise, in the same float
+/// operations.
+fn field(z: u32) -> Vec<f32> {
+    let mut slab = vec![0f32; 512 * 512];
+    let mut h = z.wrapping_mul(2_654_435_761).wrapping_add(1);
+    for (i, x) in slab.iter_mut().enumerate() {
+        h ^= h << 13;
+        h ^= h >> 17;
+        h ^= h << 5;
+        let smooth = (i % 512) as f64 * 0.01 + (i / 512) as f64 * 0.5 + f64::from(z);
+        *x = smooth as f32 + (h % 100_000) as f32 * 1e-5;
+    }
+    slab
+}
+
+/// Creates `path` with the 256 MiB variable and writes slab `z` as `slab(z)` gives it; the
+/// time includes `close`.
+fn write_slabs<'a>(
+    path: &str,
+    slab: impl Fn(u32) -> std::borrow::Cow<'a, [f32]>,
+) -> purecdf::Result<()> {
     let mut f = purecdf::create_with(path, purecdf::Format::Netcdf4)?;
     f.add_dimension("z", 256)?;
     f.add_dimension("y", 512)?;
@@ -86,19 +120,9 @@ fn write(path: &str) -> purecdf::Result<()> {
         _ => f.def_var_deflate(v, true, Some(1))?,
     }
     f.enddef()?;
-    let mut slab = vec![0f32; 512 * 512];
     for z in 0..256u32 {
-        // nc4bench.c's `fill`: a smooth field plus xorshift noise, in the same float operations.
-        let mut h = z.wrapping_mul(2_654_435_761).wrapping_add(1);
-        for (i, x) in slab.iter_mut().enumerate() {
-            h ^= h << 13;
-            h ^= h >> 17;
-            h ^= h << 5;
-            let smooth = (i % 512) as f64 * 0.01 + (i / 512) as f64 * 0.5 + f64::from(z);
-            *x = smooth as f32 + (h % 100_000) as f32 * 1e-5;
-        }
         let start = [u64::from(z), 0, 0];
-        f.put_values(v, &slab, (&start[..], &[1u64, 512, 512][..]))?;
+        f.put_values(v, &slab(z), (&start[..], &[1u64, 512, 512][..]))?;
     }
     f.close()
 }
