@@ -512,14 +512,17 @@ fn compress_block(h: &Header, p: &Params, data: &[u8], leftover: bool) -> Result
 fn compress_onto(p: &Params, part: &[u8], out: &mut Vec<u8>) -> Result<bool> {
     if matches!(p.compressor, Compressor::Lz4 | Compressor::Lz4Hc) {
         let at = out.len();
-        out.resize(at + lz4_flex::block::get_maximum_output_size(part.len()), 0);
-        return Ok(match lz4_flex::block::compress_into(part, &mut out[at..]) {
-            Ok(c) => {
-                out.truncate(at + c);
-                c > 0 && c < part.len()
-            }
-            Err(_) => false,
-        });
+        // Room for a stream shorter than the part: one that does not shrink stops early.
+        out.resize(at + part.len(), 0);
+        return Ok(
+            match crate::lz4_block::compress_block_into(part, &mut out[at..]) {
+                Some(c) if c > 0 && c < part.len() => {
+                    out.truncate(at + c);
+                    true
+                }
+                _ => false,
+            },
+        );
     }
     Ok(match compress(p, part)? {
         Some(c) if !c.is_empty() && c.len() < part.len() => {
@@ -534,7 +537,14 @@ fn compress_onto(p: &Params, part: &[u8], out: &mut Vec<u8>) -> Result<bool> {
 fn compress(p: &Params, part: &[u8]) -> Result<Option<Vec<u8>>> {
     Ok(match p.compressor {
         Compressor::BloscLz => crate::blosclz::encode(part, part.len()),
-        Compressor::Lz4 | Compressor::Lz4Hc => Some(lz4_flex::block::compress(part)),
+        Compressor::Lz4 | Compressor::Lz4Hc => {
+            let mut out = vec![0u8; crate::lz4_block::max_compressed_size(part.len())];
+            let n = crate::lz4_block::compress_block_into(part, &mut out);
+            n.map(|n| {
+                out.truncate(n);
+                out
+            })
+        }
         Compressor::Zlib => {
             use std::io::Write;
             let mut e = flate2::write::ZlibEncoder::new(

@@ -84,10 +84,8 @@ pub fn encode(input: &[u8], block_size: usize) -> Result<Vec<u8>> {
     // As the HDF5 filter does: a block never larger than the chunk.
     let block = block.min(input.len());
     let step = block.max(1);
-    let bound = input
-        .chunks(step)
-        .map(|p| 4 + lz4_flex::block::get_maximum_output_size(p.len()))
-        .sum::<usize>();
+    // A block that does not shrink is stored as it is, so the input's size bounds each.
+    let bound = input.chunks(step).map(|p| 4 + p.len()).sum::<usize>();
     let mut out = vec![0u8; 12 + bound];
     out[..8].copy_from_slice(&(input.len() as u64).to_be_bytes());
     out[8..12].copy_from_slice(&(block as u32).to_be_bytes());
@@ -95,8 +93,9 @@ pub fn encode(input: &[u8], block_size: usize) -> Result<Vec<u8>> {
     for piece in input.chunks(step) {
         // Each block is compressed straight into its place; one that does not shrink is
         // stored as it is instead.
-        let n = match lz4_flex::block::compress_into(piece, &mut out[at + 4..]) {
-            Ok(c) if c < piece.len() => c,
+        let room = &mut out[at + 4..at + 4 + piece.len()];
+        let n = match crate::lz4_block::compress_block_into(piece, room) {
+            Some(c) if c < piece.len() => c,
             _ => {
                 out[at + 4..at + 4 + piece.len()].copy_from_slice(piece);
                 piece.len()
@@ -121,16 +120,22 @@ mod tests {
             assert!(enc.len() < raw.len() / 2);
             assert_eq!(super::decode(&enc, raw.len()).unwrap(), raw);
             assert!(super::decode(&enc, raw.len() - 1).is_err());
-            // Each block as lz4_flex compresses it alone, behind its stored size.
-            let mut want = (raw.len() as u64).to_be_bytes().to_vec();
+            // The framing: the total and block sizes, then each block behind its stored size,
+            // an LZ4 block that an independent decoder (lz4_flex) reads back.
             let step = if bs == 0 { raw.len() } else { bs };
-            want.extend_from_slice(&(step as u32).to_be_bytes());
+            assert_eq!(enc[..8], (raw.len() as u64).to_be_bytes());
+            assert_eq!(enc[8..12], (step as u32).to_be_bytes());
+            let mut at = 12;
             for piece in raw.chunks(step) {
-                let c = lz4_flex::block::compress(piece);
-                want.extend_from_slice(&(c.len() as u32).to_be_bytes());
-                want.extend_from_slice(&c);
+                let n = u32::from_be_bytes(enc[at..at + 4].try_into().unwrap()) as usize;
+                let block = &enc[at + 4..at + 4 + n];
+                assert_eq!(
+                    lz4_flex::block::decompress(block, piece.len()).unwrap(),
+                    piece
+                );
+                at += 4 + n;
             }
-            assert_eq!(enc, want);
+            assert_eq!(at, enc.len());
             crate::check_decode_into(super::decode_into, &enc, &raw);
             assert!(super::decode(&enc[..enc.len() / 2], raw.len()).is_err());
         }

@@ -98,47 +98,186 @@ fn copy_match(dst: &mut [u8], d: usize, offset: usize, len: usize) {
     }
 }
 
+/// Bits of the encoder's hash of four bytes (a table of 4096 positions, 16 KiB).
+const HASH_LOG: u32 = 12;
+/// The format's end rules: the last 5 bytes are literals, and no match starts in the last 12.
+const LAST_LITERALS: usize = 5;
+const MATCH_FREE_TAIL: usize = 12;
+
+fn read32(src: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes([src[i], src[i + 1], src[i + 2], src[i + 3]])
+}
+
+fn hash(v: u32) -> usize {
+    (v.wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize
+}
+
+/// The most bytes [`compress_block_into`] writes for `n` input bytes (all literals).
+pub fn max_compressed_size(n: usize) -> usize {
+    n + n / 255 + 16
+}
+
+/// Compresses `src` as one LZ4 block into the start of `dst`; returns the block's length, or
+/// `None` when it does not fit in `dst` (give [`max_compressed_size`] bytes to always fit;
+/// a smaller `dst` stops early when the data does not shrink). Inputs of 2 GiB or more are
+/// refused (`None`).
+///
+/// Greedy matching through a hash table of the last position of each 4-byte value; after 64
+/// positions without a match the scan steps 2 bytes, after 64 more 3, and so on, so data that
+/// does not compress is crossed quickly, as LZ4's fast mode does.
+pub fn compress_block_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    let n = src.len();
+    if n >= 1 << 31 {
+        return None;
+    }
+    let mut out = 0usize;
+    let mut anchor = 0usize;
+    if n > MATCH_FREE_TAIL {
+        let mut table = [0u32; 1 << HASH_LOG];
+        let last_start = n - MATCH_FREE_TAIL;
+        let match_end = n - LAST_LITERALS;
+        let mut ip = 1usize;
+        'sequences: loop {
+            // Find a match at or after `ip`.
+            let mut search = 64u32;
+            let mut candidate;
+            loop {
+                if ip > last_start {
+                    break 'sequences;
+                }
+                let v = read32(src, ip);
+                let h = hash(v);
+                candidate = table[h] as usize;
+                table[h] = ip as u32;
+                if candidate < ip && ip - candidate <= 65_535 && read32(src, candidate) == v {
+                    break;
+                }
+                ip += (search >> 6) as usize;
+                search += 1;
+            }
+            // Grow it backwards over the pending literals, then forwards.
+            while ip > anchor && candidate > 0 && src[ip - 1] == src[candidate - 1] {
+                ip -= 1;
+                candidate -= 1;
+            }
+            let mut len = 4usize;
+            while ip + len + 8 <= match_end {
+                let a = u64::from_le_bytes(src[ip + len..ip + len + 8].try_into().ok()?);
+                let b =
+                    u64::from_le_bytes(src[candidate + len..candidate + len + 8].try_into().ok()?);
+                if a != b {
+                    len += ((a ^ b).trailing_zeros() / 8) as usize;
+                    break;
+                }
+                len += 8;
+            }
+            if ip + len + 8 > match_end {
+                while ip + len < match_end && src[ip + len] == src[candidate + len] {
+                    len += 1;
+                }
+            }
+            out = put_sequence(dst, out, &src[anchor..ip], Some((ip - candidate, len)))?;
+            ip += len;
+            anchor = ip;
+            if ip > last_start {
+                break;
+            }
+            table[hash(read32(src, ip - 2))] = (ip - 2) as u32;
+        }
+    }
+    put_sequence(dst, out, &src[anchor..], None)
+}
+
+/// Writes one sequence at `out`: the token, the literal length extension, the literals and,
+/// unless this is the last sequence, the match's offset and length extension.
+fn put_sequence(
+    dst: &mut [u8],
+    mut out: usize,
+    literals: &[u8],
+    matched: Option<(usize, usize)>,
+) -> Option<usize> {
+    let lit = literals.len();
+    let mlen = matched.map_or(0, |(_, len)| len - 4);
+    let need = 1 + lit / 255 + 1 + lit + 2 + mlen / 255 + 1;
+    if out.checked_add(need)? > dst.len() {
+        return None;
+    }
+    let token = (lit.min(15) << 4) as u8
+        | if matched.is_some() {
+            mlen.min(15) as u8
+        } else {
+            0
+        };
+    dst[out] = token;
+    out += 1;
+    let extend = |dst: &mut [u8], out: &mut usize, mut rest: usize| {
+        while rest >= 255 {
+            dst[*out] = 255;
+            *out += 1;
+            rest -= 255;
+        }
+        dst[*out] = rest as u8;
+        *out += 1;
+    };
+    if lit >= 15 {
+        extend(dst, &mut out, lit - 15);
+    }
+    dst[out..out + lit].copy_from_slice(literals);
+    out += lit;
+    if let Some((offset, _)) = matched {
+        dst[out..out + 2].copy_from_slice(&(offset as u16).to_le_bytes());
+        out += 2;
+        if mlen >= 15 {
+            extend(dst, &mut out, mlen - 15);
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Blocks made by an independent encoder (lz4_flex) decode to their input, for data with
-    /// long one-byte runs, short patterns, literals only and mixtures, at many lengths.
-    #[test]
-    fn decodes_what_lz4_flex_encodes() {
-        let mut inputs: Vec<Vec<u8>> = vec![Vec::new(), vec![7], vec![0; 100_000]];
+    /// Test data of each length: noise, one-byte runs, short patterns, patterns with noise,
+    /// floats with noise, and those floats' shuffled byte planes.
+    fn sample_inputs(lens: &[usize]) -> Vec<Vec<u8>> {
         let mut x = 0x1234_5678u32;
-        let mut noise = || {
+        let mut noise = move || {
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
             x
         };
-        for len in [1usize, 5, 15, 16, 17, 19, 64, 300, 4096, 70_000] {
+        let mut inputs = Vec::new();
+        for &len in lens {
             inputs.push((0..len).map(|_| noise() as u8).collect());
+            inputs.push(vec![9; len]);
             inputs.push((0..len).map(|i| (i % 3) as u8).collect());
             inputs.push((0..len).map(|i| (i / 7 % 5) as u8 * 40).collect());
-            inputs.push(
-                (0..len)
-                    .map(|i| {
-                        if noise() % 4 == 0 {
-                            noise() as u8
-                        } else {
-                            (i % 9) as u8
-                        }
-                    })
-                    .collect(),
-            );
-            // Float planes: shuffled bytes of a smooth field with noise.
-            let floats: Vec<u8> = (0..len)
+            let mixed = (0..len).map(|i| match noise() % 4 {
+                0 => noise() as u8,
+                _ => (i % 9) as u8,
+            });
+            inputs.push(mixed.collect());
+            let floats: Vec<u8> = (0..len.div_ceil(4))
                 .flat_map(|i| (i as f32 * 0.01 + (noise() % 1000) as f32 * 1e-5).to_le_bytes())
                 .collect();
             let mut planes = vec![0u8; floats.len()];
             crate::shuffle::shuffle(&floats, &mut planes, 4);
+            inputs.push(floats);
             inputs.push(planes);
         }
-        for input in inputs {
-            let block = lz4_flex::block::compress(&input);
+        inputs
+    }
+
+    /// Blocks made by an independent encoder (lz4_flex) decode to their input, for data with
+    /// long one-byte runs, short patterns, literals only and mixtures, at many lengths.
+    #[test]
+    fn decodes_what_lz4_flex_encodes() {
+        let mut inputs = sample_inputs(&[1, 5, 15, 16, 17, 19, 64, 300, 4096, 70_000]);
+        inputs.extend([Vec::new(), vec![7], vec![0; 100_000]]);
+        for input in &inputs {
+            let block = lz4_flex::block::compress(input);
             for slack in [0usize, 1, 40] {
                 let mut out = vec![0xAA; input.len() + slack];
                 let n = decode_block_into(&block, &mut out);
@@ -176,6 +315,35 @@ mod tests {
             if let Some(b) = b {
                 assert_eq!(a, Some(b));
                 assert_eq!(ours[..b], theirs[..b]);
+            }
+        }
+    }
+
+    /// Blocks we make decode, with lz4_flex (an independent decoder) and ours, to the input;
+    /// a destination too small for the block gives `None`, never a panic.
+    #[test]
+    fn encodes_what_decoders_read() {
+        let mut inputs = sample_inputs(&[14, 20, 64, 255, 300, 4096, 8192, 70_000, 200_000]);
+        inputs.extend([Vec::new(), vec![1], vec![0; 12], vec![0; 13]]);
+        for input in &inputs {
+            let mut block = vec![0u8; max_compressed_size(input.len())];
+            let k = compress_block_into(input, &mut block).expect("fits the bound");
+            block.truncate(k);
+            let theirs =
+                lz4_flex::block::decompress(&block, input.len()).expect("lz4_flex reads it");
+            assert_eq!(&theirs, input, "length {}", input.len());
+            let mut ours = vec![0u8; input.len()];
+            assert_eq!(decode_block_into(&block, &mut ours), Some(input.len()));
+            assert_eq!(&ours, input);
+            // Repetitive data shrinks about as lz4_flex's encoder makes it.
+            let flex = lz4_flex::block::compress(input).len();
+            assert!(
+                k <= flex + flex / 8 + 16,
+                "{k} bytes against lz4_flex's {flex}"
+            );
+            for small in [0, k / 2, k.saturating_sub(1)] {
+                let mut tiny = vec![0u8; small];
+                assert_eq!(compress_block_into(input, &mut tiny), None, "{small} < {k}");
             }
         }
     }
