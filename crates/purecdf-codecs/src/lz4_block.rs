@@ -176,7 +176,7 @@ pub fn compress_block_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
                     len += 1;
                 }
             }
-            out = put_sequence(dst, out, &src[anchor..ip], Some((ip - candidate, len)))?;
+            out = put_sequence(dst, out, src, anchor..ip, Some((ip - candidate, len)))?;
             ip += len;
             anchor = ip;
             if ip > last_start {
@@ -185,15 +185,18 @@ pub fn compress_block_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
             table[hash(read32(src, ip - 2))] = (ip - 2) as u32;
         }
     }
-    put_sequence(dst, out, &src[anchor..], None)
+    put_sequence(dst, out, src, anchor..n, None)
 }
 
-/// Writes one sequence at `out`: the token, the literal length extension, the literals and,
-/// unless this is the last sequence, the match's offset and length extension.
+/// Writes one sequence at `out`: the token, the literal length extension, the literals
+/// (`src[literals]`) and, unless this is the last sequence, the match's offset and length
+/// extension.
+#[inline(always)]
 fn put_sequence(
     dst: &mut [u8],
     mut out: usize,
-    literals: &[u8],
+    src: &[u8],
+    literals: std::ops::Range<usize>,
     matched: Option<(usize, usize)>,
 ) -> Option<usize> {
     let lit = literals.len();
@@ -222,7 +225,13 @@ fn put_sequence(
     if lit >= 15 {
         extend(dst, &mut out, lit - 15);
     }
-    dst[out..out + lit].copy_from_slice(literals);
+    let from = literals.start;
+    if lit <= WILD && from + WILD <= src.len() && out + WILD <= dst.len() {
+        // Short runs as one 16-byte copy (what follows overwrites the excess).
+        dst[out..out + WILD].copy_from_slice(&src[from..from + WILD]);
+    } else {
+        dst[out..out + lit].copy_from_slice(&src[literals]);
+    }
     out += lit;
     if let Some((offset, _)) = matched {
         dst[out..out + 2].copy_from_slice(&(offset as u16).to_le_bytes());
