@@ -196,8 +196,10 @@
 //!   [`Values::User`].
 //! - `variables_mut` returns [`VariablesMut`], which hands out one [`VariableMut`] at a time
 //!   (`while let Some(mut var) = vars.next()`), not an [`Iterator`]: a [`VariableMut`] borrows
-//!   the whole file mutably, so two cannot be held at once (no `collect`, no `for` loop). No
-//!   MPI.
+//!   the whole file mutably, so two cannot be held at once (no `collect`, no `for` loop).
+//!   `groups_mut` is missing for the same reason (take one [`GroupMut`] at a time with
+//!   `group_mut`), and so are `Dimension::identifier` and `add_variable_from_identifiers`
+//!   (name the dimensions, or give [`DimId`]s to [`FileMut::add_variable_in`]). No MPI.
 //! - Reads convert between numeric types as netcdf-c does, with NC_ERANGE for values that do
 //!   not fit; scale/offset and fill masking are never applied implicitly, but on request by
 //!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]), which
