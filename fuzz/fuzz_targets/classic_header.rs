@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = v.attributes().count();
         let _ = v.fill_values();
         let shape = v.shape();
-        let size = v.vartype().atomic_size().unwrap_or(1) as u64;
+        let size = v.nc_type().atomic_size().unwrap_or(1) as u64;
         let bytes = shape
             .iter()
             .try_fold(size, |acc, &d| acc.checked_mul(d))

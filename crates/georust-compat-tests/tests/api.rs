@@ -3,6 +3,7 @@
 //! against the same content made by `ncgen`.
 
 use georust_compat_tests::{ncgen, same_as_ncgen};
+use netcdf::types::NcVariableType;
 use netcdf::AttributeValue;
 
 const GROUPS: &str = r#"netcdf groups {
@@ -116,6 +117,22 @@ fn reads_attributes_dimensions_and_groups() -> Result<(), Box<dyn std::error::Er
     assert_eq!(
         grid.attribute_value("valid_range").unwrap()?,
         AttributeValue::Floats(vec![0.0, 400.0])
+    );
+    assert_eq!(
+        grid.vartype(),
+        NcVariableType::Float(netcdf::types::FloatType::F32)
+    );
+    assert_eq!(
+        file.variable("packed").unwrap().vartype(),
+        NcVariableType::Int(netcdf::types::IntType::I16)
+    );
+    assert_eq!(
+        file.variable("names").unwrap().vartype(),
+        NcVariableType::String
+    );
+    assert_eq!(
+        file.variable("label").unwrap().vartype(),
+        NcVariableType::Char
     );
     assert_eq!(grid.fill_value::<f32>()?, Some(-1.0));
     assert!(grid.fill_value::<f64>().is_err());
@@ -404,6 +421,37 @@ fn coordinate_variables_defined_after_data() -> Result<(), Box<dyn std::error::E
     let cdl = "netcdf coords {\ndimensions:\n\tlat = 2 ;\n\tlon = 3 ;\n\ttime = UNLIMITED ; // (1 currently)\nvariables:\n\tfloat lat(lat) ;\n\tfloat lon(lon) ;\n\tfloat t(time, lat, lon) ;\n\tdouble time(time) ;\ndata:\n\n lat = -45, 45 ;\n\n lon = 0, 120, 240 ;\n\n t =\n  1, 1, 1,\n  1, 1, 1 ;\n\n time = 0.5 ;\n}\n";
     same_as_ncgen(&path, cdl, "nc4", &[]);
     same_as_ncgen(&path, cdl, "nc4", &["-s"]);
+    Ok(())
+}
+
+#[test]
+fn variables_mut_one_after_another() -> Result<(), Box<dyn std::error::Error>> {
+    // Every variable of a group in turn, each handle dropped before the next is taken (the
+    // form that compiles with both crates; see the crate docs' differences).
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("each.nc");
+    {
+        let mut file = netcdf::create(&path)?;
+        file.add_dimension("x", 2)?;
+        file.add_variable::<i32>("a", &["x"])?;
+        file.add_variable::<i32>("b", &["x"])?;
+        file.add_group("g")?.add_variable::<u8>("c", &["x"])?;
+        let mut vars = file.variables_mut();
+        let mut value = 1;
+        while let Some(mut var) = vars.next() {
+            var.put_values(&[value, value + 1], ..)?;
+            var.put_attribute("n", value)?;
+            value += 10;
+        }
+        let mut g = file.group_mut("g")?.unwrap();
+        let mut vars = g.variables_mut();
+        while let Some(mut var) = vars.next() {
+            var.put_values(&[7_u8, 8], ..)?;
+        }
+        file.close()?;
+    }
+    let cdl = "netcdf each {\ndimensions:\n\tx = 2 ;\nvariables:\n\tint a(x) ;\n\t\ta:n = 1 ;\n\tint b(x) ;\n\t\tb:n = 11 ;\ndata:\n\n a = 1, 2 ;\n\n b = 11, 12 ;\n\ngroup: g {\n  variables:\n  \tubyte c(x) ;\n  data:\n\n   c = 7, 8 ;\n  } // group g\n}\n";
+    same_as_ncgen(&path, cdl, "nc4", &[]);
     Ok(())
 }
 

@@ -280,3 +280,113 @@ fn types_in_groups() -> Result<(), Box<dyn std::error::Error>> {
     );
     Ok(())
 }
+
+const WITH_TYPE_CDL: &str = r#"netcdf with_type {
+types:
+  compound pos_t {
+    float lat ;
+    float lon ;
+  }; // pos_t
+dimensions:
+	n = 2 ;
+variables:
+	double f(n) ;
+	string s(n) ;
+	pos_t here ;
+data:
+
+ f = 1.5, 2.5 ;
+
+ s = "a", "bc" ;
+
+ here = {45, 6.5} ;
+
+group: g {
+  types:
+    byte enum cloud_t {Clear = 0, Cumulonimbus = 1, Stratus = 2, Missing = 127} ;
+  variables:
+  	cloud_t sky(n) ;
+  	pos_t where ;
+  data:
+
+   sky = Clear, Stratus ;
+
+   where = {-1.5, 0} ;
+  } // group g
+}
+"#;
+
+#[test]
+fn variables_added_from_type_descriptions() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("with_type.nc");
+    let mut file = netcdf::create(&path)?;
+    file.add_dimension("n", 2)?;
+    // Atomic types and strings.
+    let f64_type = NcVariableType::Float(FloatType::F64);
+    file.add_variable_with_type("f", &["n"], &f64_type)?
+        .put_values(&[1.5_f64, 2.5], ..)?;
+    let mut s = file.add_variable_with_type("s", &["n"], &NcVariableType::String)?;
+    s.put_string("a", 0)?;
+    s.put_string("bc", 1)?;
+    // A user type not defined yet is defined in the root group.
+    let here = Pos {
+        lat: 45.0,
+        lon: 6.5,
+    };
+    file.add_variable_with_type("here", &[], &Pos::type_descriptor())?
+        .put_value(here, ())?;
+    // In a group: a new type is defined there, one of an ancestor is found and used.
+    file.add_group("g")?
+        .add_variable_with_type("sky", &["n"], &Cloud::type_descriptor())?
+        .put_values(&[Cloud::Clear, Cloud::Stratus], ..)?;
+    let mut g = file.group_mut("g")?.unwrap();
+    let mut w = g.add_variable_with_type("where", &[], &Pos::type_descriptor())?;
+    w.put_value(
+        Pos {
+            lat: -1.5,
+            lon: 0.0,
+        },
+        (),
+    )?;
+    // A different type under a name that is taken is refused.
+    let other = NcVariableType::Opaque(netcdf::types::OpaqueType {
+        name: "pos_t".into(),
+        size: 3,
+    });
+    assert!(file.add_variable_with_type("bad", &[], &other).is_err());
+    file.close()?;
+
+    let file = netcdf::open(&path)?;
+    assert_eq!(file.types()?.count(), 1);
+    let g = file.group("g")?.unwrap();
+    assert_eq!(g.types().count(), 1);
+    assert_eq!(
+        g.variable("sky").unwrap().get_values::<Cloud, _>(..)?,
+        [Cloud::Clear, Cloud::Stratus]
+    );
+    assert_eq!(
+        file.variable("here").unwrap().get_value::<Pos, _>(())?,
+        here
+    );
+    // vartype describes each variable's type in full.
+    assert_eq!(file.variable("f").unwrap().vartype(), f64_type);
+    assert_eq!(
+        file.variable("s").unwrap().vartype(),
+        NcVariableType::String
+    );
+    assert_eq!(
+        file.variable("here").unwrap().vartype(),
+        Pos::type_descriptor()
+    );
+    assert_eq!(
+        g.variable("sky").unwrap().vartype(),
+        Cloud::type_descriptor()
+    );
+    assert_eq!(
+        g.variable("where").unwrap().vartype(),
+        Pos::type_descriptor()
+    );
+    same_as_ncgen(&path, WITH_TYPE_CDL, "nc4", &[]);
+    Ok(())
+}

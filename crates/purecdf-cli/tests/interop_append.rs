@@ -433,9 +433,7 @@ fn python_and_purecdf_take_turns() {
     f.put_values(time, &[5.0], span(5, 1)).unwrap();
     f.put_values(count, &[5], span(5, 1)).unwrap();
     f.redef().unwrap();
-    let flag = f
-        .add_variable_with_type("flag", NcType::UByte, &[])
-        .unwrap();
+    let flag = f.add_variable_of_type("flag", NcType::UByte, &[]).unwrap();
     f.enddef().unwrap();
     f.put_values(flag, &[1u8], ..).unwrap();
     f.close().unwrap();

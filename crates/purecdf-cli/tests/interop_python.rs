@@ -222,7 +222,7 @@ fn write_api_file(path: &Path) -> Expect {
     let mut ids = Vec::new();
     for (name, vals) in &atomics {
         let id = f
-            .add_variable_with_type(name, vals.nc_type(), &["x"])
+            .add_variable_of_type(name, vals.nc_type(), &["x"])
             .unwrap();
         ids.push(id);
     }
@@ -589,7 +589,7 @@ fn write_classic_model_file(path: &Path) -> Expect {
         .unwrap()
         .id();
     let name = f
-        .add_variable_with_type("name", NcType::Char, &["lat"])
+        .add_variable_of_type("name", NcType::Char, &["lat"])
         .unwrap();
     let units = Values::Char(b"hours since 2000-01-01".to_vec());
     f.put_attribute(ROOT, Some(time), "units", units.clone())

@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("readall") => {
             let f = purecdf::open(&args[1])?;
             for v in f.variables() {
-                if v.vartype().is_numeric() {
+                if v.nc_type().is_numeric() {
                     let data: Vec<f64> = v.get_values(..)?;
                     std::hint::black_box(&data);
                 }

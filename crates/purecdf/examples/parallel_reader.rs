@@ -9,7 +9,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let file = purecdf::open(&path)?;
     let names: Vec<&str> = file
         .variables()
-        .filter(|v| v.vartype().is_numeric())
+        .filter(|v| v.nc_type().is_numeric())
         .map(|v| v.name())
         .collect();
     let start = std::time::Instant::now();

@@ -23,12 +23,12 @@ fn print_group(group: purecdf::Group<'_>, indent: &str) -> purecdf::Result<()> {
             "{indent}variable {}({}): {:?}",
             var.name(),
             dims.join(", "),
-            var.vartype()
+            var.nc_type()
         );
         for a in var.attributes() {
             println!("{indent}  {} = {:?}", a.name(), a.value()?);
         }
-        if var.vartype().is_numeric() && var.len() <= 1_000_000 {
+        if var.nc_type().is_numeric() && var.len() <= 1_000_000 {
             let n = var.len().min(5);
             // The first values in storage order, whatever the rank.
             let all: Vec<f64> = if n == var.len() || var.dimensions().len() != 1 {

@@ -205,7 +205,7 @@ impl Variable<'_> {
     /// let mut file = purecdf::create(&path)?;
     /// file.add_dimension("station", 2)?;
     /// file.add_dimension("len", 7)?;
-    /// file.add_variable_with_type("name", purecdf::NcType::Char, &["station", "len"])?;
+    /// file.add_variable_of_type("name", purecdf::NcType::Char, &["station", "len"])?;
     /// let mut v = file.variable_mut("name").unwrap();
     /// v.put_attribute("_Encoding", "utf-8")?;
     /// v.put_values("ZürichBern\0\0\0".as_bytes(), ..)?;
@@ -225,7 +225,7 @@ impl Variable<'_> {
         E: TryInto<Extents>,
         E::Error: Into<Error>,
     {
-        if self.vartype() != crate::NcType::Char {
+        if self.nc_type() != crate::NcType::Char {
             return fail(
                 ErrorKind::Char,
                 format!("{} is not a char variable", self.name()),

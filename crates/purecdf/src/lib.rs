@@ -174,13 +174,13 @@
 //! ```
 //!
 //! ## Coming from the georust `netcdf` crate
-//! What its documentation shows builds unchanged (`crates/georust-compat-tests` holds its
-//! examples and a test of each call). Differences:
+//! What its documentation shows builds unchanged but for the `variables_mut` example
+//! (`crates/georust-compat-tests` holds its examples and a test of each call). Differences:
 //! - No C library, no global lock; reads of one [`File`] run in parallel.
 //! - [`VariableMut`] and [`GroupMut`] borrow their [`FileMut`] and repeat the read methods of
 //!   [`Variable`] and [`Group`] (or give a read view with `view()`) rather than deref to them.
 //! - Names come back as `&str` rather than `String`; `add_dimension` returns a [`DimId`] and
-//!   `add_attribute`/`put_attribute` return `()`, not handles; `vartype` is an [`NcType`](enum@NcType).
+//!   `add_attribute`/`put_attribute` return `()`, not handles.
 //! - Attributes are [`Attribute`] values (`name()`, `value()`, and the typed [`Values`]).
 //! - `assert_eq!(x, attr.try_into().unwrap())` needs `x`'s type spelled out
 //!   (`let y: u8 = attr.try_into()?`): a dependency (serde_json) implements `PartialEq` between
@@ -188,13 +188,18 @@
 //! - [`open_mem`] takes the bytes (`Vec<u8>`), not a name and a borrowed slice.
 //! - Typed compounds and enums as georust's: [`NcTypeDescriptor`] and, with the `derive`
 //!   feature, `#[derive(purecdf::NcType)]` (see [`types`]); `add_type` returns a [`TypeId`],
-//!   not an `nc_type`, and `add_variable_with_type` takes an [`NcType`](enum@NcType) (after the name, before
-//!   the dimensions), not an `&NcVariableType`. Reading a derived type matches fields by name,
-//!   so files netcdf-c laid out with C's alignment read into packed Rust structs, and refuses
-//!   enum values the Rust enum lacks. `get_values_into`, `get_into`, `fill_value` and
+//!   not an `nc_type`. `add_variable_with_type` defines a user type it does not find rather
+//!   than panic. Reading a derived type matches fields by name, so files netcdf-c laid out
+//!   with C's alignment read into packed Rust structs, and refuses enum values the Rust enum
+//!   lacks. `get_values_into`, `get_into`, `fill_value` and
 //!   `set_fill_value` take numbers only. Other user types go through [`model::UserType`] and
 //!   [`Values::User`].
-//! - `variables_mut` is missing (take one [`VariableMut`] at a time); no MPI.
+//! - `variables_mut` returns [`VariablesMut`], which hands out one [`VariableMut`] at a time
+//!   (`while let Some(mut var) = vars.next()`), not an [`Iterator`]: a [`VariableMut`] borrows
+//!   the whole file mutably, so two cannot be held at once (no `collect`, no `for` loop).
+//!   `groups_mut` is missing for the same reason (take one [`GroupMut`] at a time with
+//!   `group_mut`), and so are `Dimension::identifier` and `add_variable_from_identifiers`
+//!   (name the dimensions, or give [`DimId`]s to [`FileMut::add_variable_in`]). No MPI.
 //! - Reads convert between numeric types as netcdf-c does, with NC_ERANGE for values that do
 //!   not fit; scale/offset and fill masking are never applied implicitly, but on request by
 //!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]), which
@@ -246,7 +251,7 @@ pub use dispatch::{
 pub use error::{Context, Error, ErrorKind, Result};
 pub use file::{
     append_with, CreateOptions, Endianness, File, FileMut, Group, GroupMut, Options, Variable,
-    VariableMut,
+    VariableMut, VariablesMut,
 };
 /// The ndarray version purecdf's array reads and writes use (any of 0.15–0.17, as Cargo
 /// resolves it).

@@ -53,7 +53,7 @@ fn write(path: &Path) -> purecdf::Result<()> {
     f.add_dimension("s", 3)?;
     f.add_dimension("len", 8)?;
     for (name, enc) in [("utf", Some("utf-8")), ("plain", None)] {
-        f.add_variable_with_type(name, purecdf::NcType::Char, &["s", "len"])?;
+        f.add_variable_of_type(name, purecdf::NcType::Char, &["s", "len"])?;
         let mut v = f.variable_mut(name).unwrap();
         if let Some(e) = enc {
             v.put_attribute("_Encoding", e)?;

@@ -65,7 +65,7 @@ fn our_dump(file: &Path) -> String {
             .unwrap_or_else(|e| panic!("{}: {}: {e}", file.display(), v.name()));
         let raw = purecdf::convert::values_to_ne_bytes(&vals).unwrap();
         let hex: String = raw.iter().map(|b| format!("{b:02x}")).collect();
-        s += &format!("{} {} {hex}\n", v.name(), v.vartype().code().unwrap());
+        s += &format!("{} {} {hex}\n", v.name(), v.nc_type().code().unwrap());
     }
     s
 }
@@ -92,7 +92,7 @@ fn rewrite(src: &Path, dst: &Path) {
     for v in f.variables() {
         let dims: Vec<&str> = v.dimensions().iter().map(|d| d.name.as_str()).collect();
         let id = w
-            .add_variable_with_type(v.name(), v.vartype(), &dims)
+            .add_variable_of_type(v.name(), v.nc_type(), &dims)
             .unwrap();
         for a in v.attributes() {
             w.put_attribute(GroupId(0), Some(id), &a.name, a.values.clone())

@@ -191,7 +191,7 @@ fn cdf5_fill_values_and_strided_writes() {
         w.put_attribute(ROOT, Some(i64v), "_FillValue", vec![-5i64])
             .unwrap();
         let u64v = w.add_variable::<u64>("u64", &["n"]).unwrap().id();
-        w.add_variable_with_type("c", NcType::Char, &["t", "n"])
+        w.add_variable_of_type("c", NcType::Char, &["t", "n"])
             .unwrap();
         w.enddef().unwrap();
         w.put_values(

@@ -148,7 +148,7 @@ fn cdf2_single_record_variable_is_packed() {
 fn cdf5_unsigned_and_64_bit() {
     let f = purecdf::open(fixture("cdf5_all.nc")).unwrap();
     assert_eq!(f.format(), Format::Cdf5);
-    assert_eq!(f.variable("big").unwrap().vartype(), NcType::Int64);
+    assert_eq!(f.variable("big").unwrap().nc_type(), NcType::Int64);
     assert_eq!(raw(&f, "ub"), Values::UByte(vec![0, 7, 255]));
     assert_eq!(
         raw(&f, "us"),

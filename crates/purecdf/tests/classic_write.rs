@@ -38,7 +38,7 @@ fn rewrite(src: &purecdf::File, dst: &Path, fill: bool) {
     for v in src.variables() {
         let dims: Vec<&str> = v.dimensions().iter().map(|d| d.name.as_str()).collect();
         let id = w
-            .add_variable_with_type(v.name(), v.vartype(), &dims)
+            .add_variable_of_type(v.name(), v.nc_type(), &dims)
             .unwrap();
         for a in v.attributes() {
             w.put_attribute(ROOT, Some(id), &a.name, a.values.clone())

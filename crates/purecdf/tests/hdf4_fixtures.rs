@@ -109,7 +109,7 @@ fn check_fixture(name: &str) -> Vec<String> {
             "{name}: dataset order"
         );
         assert_eq!(
-            v.vartype(),
+            v.nc_type(),
             expected_type(w["type"].as_u64().unwrap() & 0x0fff),
             "{what}"
         );
@@ -250,7 +250,7 @@ fn numeric_values_match_hdp() {
     ] {
         let f = purecdf::open(data(name)).unwrap();
         for v in f.variables() {
-            if v.vartype() == NcType::Char || v.is_empty() {
+            if v.nc_type() == NcType::Char || v.is_empty() {
                 continue;
             }
             let Some(want) = hdp_values(&data(name), v.name()) else {

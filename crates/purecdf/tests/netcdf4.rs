@@ -54,7 +54,7 @@ fn strings_user_types_and_groups() {
         .collect();
     assert_eq!(names, ["color_t", "obs_t", "row_t", "raw_t"]);
     let sv = f.variable("s").unwrap();
-    assert_eq!(sv.vartype(), NcType::String);
+    assert_eq!(sv.nc_type(), NcType::String);
     assert_eq!(
         sv.get_raw_values(..).unwrap(),
         Values::String(vec![Some("hello".into()), Some("wörld".into())])
@@ -130,7 +130,7 @@ fn plain_hdf5_from_h5py() {
     let names: Vec<String> = f.dimensions().map(|d| d.name.clone()).collect();
     assert_eq!(names, ["phony_dim_3", "phony_dim_4"]);
     let be = f.variable("v_bei4").unwrap();
-    assert_eq!(be.vartype(), NcType::Int);
+    assert_eq!(be.nc_type(), NcType::Int);
     assert_eq!(be.get_values::<i32, _>(..).unwrap(), [0, 1, 2, 3, 4, 5]);
     assert_eq!(
         f.variable("v_u8")
@@ -140,7 +140,7 @@ fn plain_hdf5_from_h5py() {
         [0, 1, 2, 3, 4, 5]
     );
     let s = f.variable("fixstr").unwrap();
-    assert_eq!(s.vartype(), NcType::String);
+    assert_eq!(s.nc_type(), NcType::String);
     assert_eq!(
         s.get_raw_values(..).unwrap(),
         Values::String(vec![Some("ab".into()), Some("cde".into())])
@@ -175,15 +175,15 @@ fn reduced_precision_types_from_nbit_data() {
     ))
     .unwrap();
     let v = f.variable("i32be_p12_o4").unwrap();
-    assert_eq!(v.vartype(), NcType::Short);
+    assert_eq!(v.nc_type(), NcType::Short);
     let want: Vec<i16> = (0..40).map(|i| (i * 37 % 2000 - 1000) as i16).collect();
     assert_eq!(v.get_values::<i16, _>(..).unwrap(), want);
-    assert_eq!(f.variable("i8_p5_o1").unwrap().vartype(), NcType::Byte);
+    assert_eq!(f.variable("i8_p5_o1").unwrap().nc_type(), NcType::Byte);
     let v = f.variable("u16be_p9_o3").unwrap();
-    assert_eq!(v.vartype(), NcType::UShort);
+    assert_eq!(v.nc_type(), NcType::UShort);
     assert_eq!(v.get_values::<u16, _>(..).unwrap()[2..4], [34, 51]);
     let v = f.variable("f32be_p20_o7").unwrap();
-    assert_eq!(v.vartype(), NcType::Float);
+    assert_eq!(v.nc_type(), NcType::Float);
     assert_eq!(
         v.get_values::<f32, _>(..).unwrap()[..5],
         [0.0, 1.0, -1.5, 3.25, 100.5]
@@ -236,7 +236,7 @@ fn plain_h5py_files_as_netcdf_c_reads_them() {
         f.attribute("fixed_attr").unwrap().values,
         Values::String(vec![Some("one".into()), Some("two".into())])
     );
-    assert_eq!(f.variable("s1").unwrap().vartype(), NcType::Char);
+    assert_eq!(f.variable("s1").unwrap().nc_type(), NcType::Char);
 
     let f = purecdf::open(path("h5py_refs.h5")).unwrap();
     let names: Vec<String> = f.variables().map(|v| v.name().to_string()).collect();
@@ -308,7 +308,7 @@ fn links_and_half_floats() {
     );
     let f = purecdf::open(path("h5py_half.h5")).unwrap();
     let v = f.variable("f2be").unwrap();
-    assert_eq!(v.vartype(), NcType::Float);
+    assert_eq!(v.nc_type(), NcType::Float);
     assert_eq!(v.get_values::<f32, _>(..).unwrap()[..3], [0.5, -1.25, 3.0]);
     assert_eq!(
         f.attribute("ha").unwrap().values,

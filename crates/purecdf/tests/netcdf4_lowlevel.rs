@@ -63,7 +63,7 @@ fn integers_of_odd_sizes_widen_to_the_native_type_of_their_precision() {
         ("i56be", purecdf::NcType::Int64),
     ] {
         let v = f.variable(name).unwrap();
-        assert_eq!(v.vartype(), typ, "{name}");
+        assert_eq!(v.nc_type(), typ, "{name}");
         assert_eq!(v.get_values::<i64, _>(..).unwrap(), signed, "{name}");
     }
     for (name, typ) in [
@@ -72,12 +72,12 @@ fn integers_of_odd_sizes_widen_to_the_native_type_of_their_precision() {
         ("u56le", purecdf::NcType::UInt64),
     ] {
         let v = f.variable(name).unwrap();
-        assert_eq!(v.vartype(), typ, "{name}");
+        assert_eq!(v.nc_type(), typ, "{name}");
         assert_eq!(v.get_values::<u64, _>(..).unwrap(), unsigned, "{name}");
     }
     // 16 bits at bit offset 4 of 3 bytes: a short, its sign from bit 19.
     let v = f.variable("i16in3").unwrap();
-    assert_eq!(v.vartype(), purecdf::NcType::Short);
+    assert_eq!(v.nc_type(), purecdf::NcType::Short);
     assert_eq!(
         v.get_values::<i16, _>(..).unwrap(),
         [0, 1, -2, 100, -1000, 4095, -32768]

@@ -48,7 +48,7 @@ fn zarr_python_v3_stores_read_as_zarr_python_reads_them() {
                 continue;
             };
             let var = file.variable_by_id(vid);
-            let typ = var.vartype().cdl_name().unwrap_or("?");
+            let typ = var.nc_type().cdl_name().unwrap_or("?");
             if typ != a.get("type").str() {
                 problems.push(format!(
                     "{target} {path}: type {typ}, expected {}",

@@ -259,7 +259,7 @@ impl Mover {
         p: &mut Progress,
     ) -> Result<(), Failure> {
         let var = c.input.variable_by_id(v);
-        let typ = var.vartype();
+        let typ = var.nc_type();
         let sel = (piece.start.as_slice(), piece.count.as_slice());
         if typ.is_numeric() || typ == NcType::Char {
             var.get_raw_bytes(sel, &mut self.buf).at(lines.0)?;

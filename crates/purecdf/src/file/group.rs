@@ -164,6 +164,12 @@ impl<'f> GroupMut<'f> {
         Some(VariableMut::new(self.file, id))
     }
 
+    /// The group's variables, for writing one after another (see [`FileMut::variables_mut`]).
+    pub fn variables_mut(&mut self) -> crate::VariablesMut<'_> {
+        let ids = self.view().variables().map(|v| v.id()).collect();
+        crate::VariablesMut::new(self.file, ids)
+    }
+
     /// A child group by name or path, for writing.
     pub fn group_mut(&mut self, name: &str) -> Option<GroupMut<'_>> {
         let id = self.view().group(name)?.id();
@@ -216,7 +222,24 @@ impl<'f> GroupMut<'f> {
         dims: &[&str],
     ) -> Result<VariableMut<'_>> {
         let typ = T::purecdf_nc_type(self.file, self.id)?;
-        self.add_variable_with_type(name, typ, dims)
+        self.add_variable_of_type(name, typ, dims)
+    }
+
+    /// Adds a variable whose type is given by a description (as georust's
+    /// `add_variable_with_type`): an atomic type, a string, or a user type, which is looked up
+    /// by name in this group and its ancestors and defined in this group when it is not found.
+    ///
+    /// # Errors
+    /// As [`GroupMut::add_variable`]; NC_ENAMEINUSE when a different type has the user type's
+    /// name.
+    pub fn add_variable_with_type(
+        &mut self,
+        name: &str,
+        dims: &[&str],
+        xtype: &NcVariableType,
+    ) -> Result<VariableMut<'_>> {
+        let typ = crate::types::add_descriptor(self.file, self.id, xtype)?;
+        self.add_variable_of_type(name, typ, dims)
     }
 
     /// Defines the type `T` stands for (and the types it uses) in this group.
@@ -240,14 +263,15 @@ impl<'f> GroupMut<'f> {
     /// # Errors
     /// As [`GroupMut::add_variable`].
     pub fn add_string_variable(&mut self, name: &str, dims: &[&str]) -> Result<VariableMut<'_>> {
-        self.add_variable_with_type(name, NcType::String, dims)
+        self.add_variable_of_type(name, NcType::String, dims)
     }
 
-    /// Adds a variable of any type over dimensions named as seen from this group.
+    /// Adds a variable of any [`NcType`](enum@NcType) over dimensions named as seen from this
+    /// group.
     ///
     /// # Errors
     /// As [`GroupMut::add_variable`].
-    pub fn add_variable_with_type(
+    pub fn add_variable_of_type(
         &mut self,
         name: &str,
         typ: NcType,

@@ -12,7 +12,7 @@ mod variable_mut;
 pub use group::{Group, GroupMut};
 pub use options::{append_with, CreateOptions, Options};
 pub use variable::{Endianness, Variable};
-pub use variable_mut::VariableMut;
+pub use variable_mut::{VariableMut, VariablesMut};
 
 use std::path::{Path, PathBuf};
 
@@ -371,7 +371,25 @@ impl FileMut {
         dims: &[&str],
     ) -> Result<VariableMut<'_>> {
         let typ = T::purecdf_nc_type(self, ROOT)?;
-        let id = self.add_variable_with_type(name, typ, dims)?;
+        let id = self.add_variable_of_type(name, typ, dims)?;
+        Ok(VariableMut::new(self, id))
+    }
+
+    /// Adds a variable whose type is given by a description (as georust's
+    /// `add_variable_with_type`): an atomic type, a string, or a user type, which is looked up
+    /// by name in the root group and defined there when it is not (with the types it uses).
+    ///
+    /// # Errors
+    /// As [`FileMut::add_variable`]; NC_ENAMEINUSE when a different type has the user type's
+    /// name.
+    pub fn add_variable_with_type(
+        &mut self,
+        name: &str,
+        dims: &[&str],
+        xtype: &crate::types::NcVariableType,
+    ) -> Result<VariableMut<'_>> {
+        let typ = crate::types::add_descriptor(self, ROOT, xtype)?;
+        let id = self.add_variable_of_type(name, typ, dims)?;
         Ok(VariableMut::new(self, id))
     }
 
@@ -414,15 +432,15 @@ impl FileMut {
     /// # Errors
     /// As [`FileMut::add_variable`].
     pub fn add_string_variable(&mut self, name: &str, dims: &[&str]) -> Result<VariableMut<'_>> {
-        let id = self.add_variable_with_type(name, NcType::String, dims)?;
+        let id = self.add_variable_of_type(name, NcType::String, dims)?;
         Ok(VariableMut::new(self, id))
     }
 
-    /// Adds a variable of any type over named dimensions, returning its id.
+    /// Adds a variable of any [`NcType`](enum@NcType) over named dimensions, returning its id.
     ///
     /// # Errors
     /// As [`FileMut::add_variable`].
-    pub fn add_variable_with_type(
+    pub fn add_variable_of_type(
         &mut self,
         name: &str,
         typ: NcType,
@@ -455,6 +473,13 @@ impl FileMut {
     pub fn variable_mut(&mut self, name: &str) -> Option<VariableMut<'_>> {
         let id = self.variable(name)?.id();
         Some(VariableMut::new(self, id))
+    }
+
+    /// The root group's variables, for writing one after another (georust's `variables_mut`,
+    /// as a lending cursor rather than an [`Iterator`]: see [`VariablesMut`]).
+    pub fn variables_mut(&mut self) -> VariablesMut<'_> {
+        let ids = self.variables().map(|v| v.id()).collect();
+        VariablesMut::new(self, ids)
     }
 
     /// A handle to write a variable by id.

@@ -33,7 +33,7 @@ impl std::fmt::Debug for Variable<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Variable")
             .field("name", &self.name())
-            .field("type", &self.vartype())
+            .field("type", &self.nc_type())
             .field("shape", &self.shape())
             .finish()
     }
@@ -63,9 +63,15 @@ impl<'f> Variable<'f> {
         &self.def().name
     }
 
-    /// The variable's type.
-    pub fn vartype(&self) -> NcType {
+    /// The variable's type as the data model's [`NcType`](enum@NcType) (a user type by id).
+    pub fn nc_type(&self) -> NcType {
         self.def().typ
+    }
+
+    /// The variable's type described in full (as georust's `vartype`): a user type with its
+    /// name, fields, members or base type.
+    pub fn vartype(&self) -> crate::types::NcVariableType {
+        crate::types::describe(self.file.schema(), self.nc_type())
     }
 
     /// The variable's dimensions, outermost first.
@@ -163,10 +169,10 @@ impl<'f> Variable<'f> {
     /// variable's type and one value, else the type's default (`None` for types without one).
     pub fn fill_values(&self) -> Option<Values> {
         match self.attribute("_FillValue") {
-            Some(a) if a.values.nc_type() == self.vartype() && a.values.len() == 1 => {
+            Some(a) if a.values.nc_type() == self.nc_type() && a.values.len() == 1 => {
                 Some(a.values.clone())
             }
-            _ => convert::default_fill(self.vartype()),
+            _ => convert::default_fill(self.nc_type()),
         }
     }
 
@@ -176,7 +182,7 @@ impl<'f> Variable<'f> {
     /// # Errors
     /// NC_EBADTYPE when `T` is not the variable's type.
     pub fn fill_value<T: NcElement>(&self) -> Result<Option<T>> {
-        if T::NC_TYPE != self.vartype() {
+        if T::NC_TYPE != self.nc_type() {
             return fail(
                 ErrorKind::BadType,
                 format!("{} is not of type {:?}", self.name(), T::NC_TYPE),
@@ -218,7 +224,7 @@ impl<'f> Variable<'f> {
         let slab = self
             .file
             .check_slab(self.id, &crate::selection::extents(extents)?, false)?;
-        let size = raw_size(self.vartype(), self.name())?;
+        let size = raw_size(self.nc_type(), self.name())?;
         let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
         // Every byte is overwritten by the read, so a buffer of the right length is not cleared.
         out.resize(n.checked_mul(size).ok_or(ErrorKind::NoMem)?, 0);
@@ -253,7 +259,7 @@ impl<'f> Variable<'f> {
 
     pub(crate) fn read_values<T: NcElement>(&self, extents: &Extents) -> Result<Vec<T>> {
         let slab = self.file.check_slab(self.id, extents, false)?;
-        let typ = self.vartype();
+        let typ = self.nc_type();
         let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
         let size = typ
             .atomic_size()

@@ -23,6 +23,51 @@ impl std::fmt::Debug for VariableMut<'_> {
     }
 }
 
+/// The variables of a group, handed out for writing one at a time (from
+/// [`FileMut::variables_mut`] and [`GroupMut::variables_mut`](super::GroupMut::variables_mut)).
+///
+/// A [`VariableMut`] borrows the whole file mutably, so this is not an [`Iterator`]: each
+/// handle [`VariablesMut::next`] returns must be dropped before the next call, as in
+/// `while let Some(mut var) = vars.next() { ... }`.
+pub struct VariablesMut<'f> {
+    file: &'f mut FileMut,
+    ids: std::vec::IntoIter<VarId>,
+}
+
+impl std::fmt::Debug for VariablesMut<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VariablesMut")
+            .field("remaining", &self.ids.as_slice())
+            .finish()
+    }
+}
+
+impl<'f> VariablesMut<'f> {
+    pub(crate) fn new(file: &'f mut FileMut, ids: Vec<VarId>) -> Self {
+        VariablesMut {
+            file,
+            ids: ids.into_iter(),
+        }
+    }
+
+    /// The next variable for writing, in definition order; `None` after the last.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<VariableMut<'_>> {
+        let id = self.ids.next()?;
+        Some(VariableMut::new(self.file, id))
+    }
+
+    /// How many variables are left.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True when no variables are left.
+    pub fn is_empty(&self) -> bool {
+        self.ids.len() == 0
+    }
+}
+
 impl<'f> VariableMut<'f> {
     pub(crate) fn new(file: &'f mut FileMut, id: VarId) -> Self {
         VariableMut { file, id }
@@ -43,8 +88,13 @@ impl<'f> VariableMut<'f> {
         self.view().name()
     }
 
-    /// The variable's type.
-    pub fn vartype(&self) -> NcType {
+    /// The variable's type as the data model's [`NcType`](enum@NcType).
+    pub fn nc_type(&self) -> NcType {
+        self.view().nc_type()
+    }
+
+    /// The variable's type described in full (see [`Variable::vartype`]).
+    pub fn vartype(&self) -> crate::types::NcVariableType {
         self.view().vartype()
     }
 
@@ -217,7 +267,7 @@ impl<'f> VariableMut<'f> {
         E::Error: Into<Error>,
     {
         let extents = self::extents(extents)?;
-        match self.vartype() {
+        match self.nc_type() {
             NcType::String => {
                 let v = Values::String(vec![Some(value.to_owned())]);
                 self.file.put_raw_values(self.id, &v, extents)
@@ -292,14 +342,14 @@ impl<'f> VariableMut<'f> {
     /// # Errors
     /// NC_EBADTYPE when `T` is not the variable's type.
     pub fn set_fill_value<T: NcElement>(&mut self, fill_value: T) -> Result<()> {
-        if T::NC_TYPE != self.vartype() {
+        if T::NC_TYPE != self.nc_type() {
             return fail(
                 ErrorKind::BadType,
                 format!(
                     "a {:?} fill value for {} of type {:?}",
                     T::NC_TYPE,
                     self.name(),
-                    self.vartype()
+                    self.nc_type()
                 ),
             );
         }

@@ -194,7 +194,7 @@ fn check<T: NcTypeDescriptor>(var: &Variable<'_>) -> Result<(NcVariableType, NcV
             format!("the Rust type for {name} is not laid out as the type it describes"),
         );
     }
-    let have = describe(var.file_schema(), var.vartype());
+    let have = describe(var.file_schema(), var.nc_type());
     if !compatible(&have, &want) {
         return fail(
             ErrorKind::BadType,
@@ -243,7 +243,7 @@ pub(crate) fn write_user<T: NcTypeDescriptor>(
 ) -> Result<()> {
     let view = file.variable_by_id(var);
     let (have, want) = check::<T>(&view)?;
-    let typ = view.vartype();
+    let typ = view.nc_type();
     let size = std::mem::size_of::<T>();
     // SAFETY: `T` has no padding (the trait's contract), so all its bytes are initialised.
     let bytes = unsafe {

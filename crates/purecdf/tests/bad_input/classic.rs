@@ -26,7 +26,7 @@ fn exercise(file: &purecdf::File) {
             let _ = a.values.len();
         }
         let shape = v.shape();
-        let size = v.vartype().atomic_size().unwrap_or(1) as u64;
+        let size = v.nc_type().atomic_size().unwrap_or(1) as u64;
         let bytes = shape
             .iter()
             .try_fold(size, |acc, &d| acc.checked_mul(d))
@@ -40,7 +40,7 @@ fn exercise(file: &purecdf::File) {
             let _ = v.get_raw_values((first.as_slice(), ones.as_slice()));
             let _ = v.get_raw_values((last.as_slice(), ones.as_slice()));
         }
-        if v.vartype() == NcType::Char && bytes <= READ_WHOLE_LIMIT {
+        if v.nc_type() == NcType::Char && bytes <= READ_WHOLE_LIMIT {
             let _ = v.get_text(..);
         }
     }

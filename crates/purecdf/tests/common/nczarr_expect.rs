@@ -97,7 +97,7 @@ pub(crate) fn differences(file: &File, groups: &Json, label: &str) -> Vec<String
                 continue; // reported with the list of names
             };
             let var = file.variable_by_id(vid);
-            let typ = var.vartype().cdl_name().unwrap_or("user type");
+            let typ = var.nc_type().cdl_name().unwrap_or("user type");
             if typ != ev.get("type").str() {
                 out.push(at(&format!(
                     "type {typ}, expected {}",
