@@ -61,9 +61,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("write") => write(&args[1])?,
         Some("write-made") => {
             // The values made before the clock starts, as zarr_bench.py makes them.
-            let slabs: Vec<Vec<f32>> = (0..256).map(field).collect();
+            let slabs: Vec<Vec<f32>> = (0..256)
+                .map(|z| {
+                    let mut slab = vec![0f32; 512 * 512];
+                    field(z, &mut slab);
+                    slab
+                })
+                .collect();
             let t = Instant::now();
-            write_slabs(&args[1], |z| std::borrow::Cow::Borrowed(&slabs[z as usize]))?;
+            write_slabs(&args[1], Slabs::Made(&slabs))?;
             println!("{:.4}", t.elapsed().as_secs_f64());
             return Ok(());
         }
@@ -78,15 +84,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// The `write` benchmark: what nc4bench.c's `write` does (each slab made as it is written).
+/// The `write` benchmark: what nc4bench.c's `write` does (each slab made as it is written, in
+/// one buffer).
 fn write(path: &str) -> purecdf::Result<()> {
-    write_slabs(path, |z| std::borrow::Cow::Owned(field(z)))
+    write_slabs(path, Slabs::Make(vec![0f32; 512 * 512]))
 }
 
 /// nc4bench.c's `fill` of slab `z`: a smooth field plus xorshift noise, in the same float
 /// operations.
-fn field(z: u32) -> Vec<f32> {
-    let mut slab = vec![0f32; 512 * 512];
+fn field(z: u32, slab: &mut [f32]) {
     let mut h = z.wrapping_mul(2_654_435_761).wrapping_add(1);
     for (i, x) in slab.iter_mut().enumerate() {
         h ^= h << 13;
@@ -95,15 +101,19 @@ fn field(z: u32) -> Vec<f32> {
         let smooth = (i % 512) as f64 * 0.01 + (i / 512) as f64 * 0.5 + f64::from(z);
         *x = smooth as f32 + (h % 100_000) as f32 * 1e-5;
     }
-    slab
 }
 
-/// Creates `path` with the 256 MiB variable and writes slab `z` as `slab(z)` gives it; the
-/// time includes `close`.
-fn write_slabs<'a>(
-    path: &str,
-    slab: impl Fn(u32) -> std::borrow::Cow<'a, [f32]>,
-) -> purecdf::Result<()> {
+/// Where the written slabs come from.
+enum Slabs<'a> {
+    /// Made as they are written, into this buffer.
+    Make(Vec<f32>),
+    /// Made beforehand.
+    Made(&'a [Vec<f32>]),
+}
+
+/// Creates `path` with the 256 MiB variable and writes its 256 slabs; the time includes
+/// `close`.
+fn write_slabs(path: &str, mut slabs: Slabs<'_>) -> purecdf::Result<()> {
     let mut f = purecdf::create_with(path, purecdf::Format::Netcdf4)?;
     f.add_dimension("z", 256)?;
     f.add_dimension("y", 512)?;
@@ -122,7 +132,14 @@ fn write_slabs<'a>(
     f.enddef()?;
     for z in 0..256u32 {
         let start = [u64::from(z), 0, 0];
-        f.put_values(v, &slab(z), (&start[..], &[1u64, 512, 512][..]))?;
+        let slab: &[f32] = match &mut slabs {
+            Slabs::Make(buf) => {
+                field(z, buf);
+                buf
+            }
+            Slabs::Made(all) => &all[z as usize],
+        };
+        f.put_values(v, slab, (&start[..], &[1u64, 512, 512][..]))?;
     }
     f.close()
 }
