@@ -8,7 +8,12 @@
 # decimals) dumped
 # whole as text to /dev/null: `ncdump FILE` against `hdp dumpsds -d FILE` (data only). Also the
 # header alone: `ncdump -h` against `hdp dumpsds -h`. Prints best times and ratios (hdp time /
-# purecdf time; > 1 means purecdf is faster). netcdf-c with HDF4 is not built on this machine.
+# purecdf time; > 1 means purecdf is faster).
+#
+#   NC_HDF4_NCDUMP=/path/to/ncdump benches/hdf4.sh
+#
+# adds netcdf-c's ncdump (a build with --enable-hdf4) as a third column, with its own ratio
+# (netcdf-c time / purecdf time) on the same runs; without the variable that column is left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-3}
@@ -37,8 +42,27 @@ PY
 fi
 timed() { local t0 t1; t0=$(date +%s.%N); "$@" > /dev/null; t1=$(date +%s.%N); echo "$t1 $t0" | awk '{printf "%.3f\n", $1 - $2}'; }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); file $(size "$FILE")"
-printf '%-8s %9s %9s %6s\n' what hdp purecdf ratio
-th=$(best timed hdp dumpsds -h "$FILE"); to=$(best timed "$OURS" -h "$FILE")
-printf '%-8s %9s %9s %6s\n' header "$th" "$to" "$(ratio "$th" "$to")"
-th=$(best timed hdp dumpsds -d "$FILE"); to=$(best timed "$OURS" "$FILE")
-printf '%-8s %9s %9s %6s\n' data "$th" "$to" "$(ratio "$th" "$to")"
+NC=${NC_HDF4_NCDUMP:-}
+if [ -n "$NC" ]; then
+    printf '%-8s %9s %9s %9s %6s %6s\n' what hdp netcdf-c purecdf hdp/us nc/us
+else
+    printf '%-8s %9s %9s %6s\n' what hdp purecdf ratio
+fi
+row() { # row WHAT HDP-ARGS... -- OUR-ARGS...
+    local what=$1 th tn to hargs=() oargs=()
+    shift
+    while [ "$1" != -- ]; do hargs+=("$1"); shift; done
+    shift
+    oargs=("$@")
+    th=$(best timed hdp dumpsds "${hargs[@]}")
+    to=$(best timed "$OURS" "${oargs[@]}")
+    if [ -n "$NC" ]; then
+        tn=$(best timed "$NC" "${oargs[@]}")
+        printf '%-8s %9s %9s %9s %6s %6s\n' "$what" "$th" "$tn" "$to" "$(ratio "$th" "$to")" \
+            "$(ratio "$tn" "$to")"
+    else
+        printf '%-8s %9s %9s %6s\n' "$what" "$th" "$to" "$(ratio "$th" "$to")"
+    fi
+}
+row header -h "$FILE" -- -h "$FILE"
+row data -d "$FILE" -- "$FILE"

@@ -7,6 +7,7 @@
 //! anything is read or allocated for it, so malformed files give an [`Error`], never a panic.
 
 pub mod codec;
+mod dfsd;
 pub mod element;
 pub mod error;
 pub mod file;

@@ -19,7 +19,6 @@ use crate::vset::{DFTAG_VG, DFTAG_VH};
 const DFTAG_NT: u16 = 106;
 /// Tag of a dataset's data (`DATA_TAG`).
 pub const DFTAG_SD: u16 = 702;
-const DFTAG_NDG: u16 = 720;
 
 /// An SD dimension.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,8 +78,8 @@ pub struct SdFile {
 }
 
 impl Hdf4File {
-    /// Reads the SD model. A file without a `CDF0.0` vgroup and without old-style scientific
-    /// data groups has no datasets; one with only old-style groups is not supported yet.
+    /// Reads the SD model. A file without a `CDF0.0` vgroup gives the datasets of its old-style
+    /// scientific data groups (none when it has none).
     pub fn sd(&self) -> Result<SdFile> {
         let mut cdf = None;
         for r in self.vgroup_refs() {
@@ -91,12 +90,8 @@ impl Hdf4File {
             }
         }
         let Some(cdf) = cdf else {
-            if self.descriptors().iter().any(|d| d.tag == DFTAG_NDG) {
-                return Err(Error::new(
-                    "scientific data sets without an SD (CDF0.0) vgroup are not supported yet",
-                ));
-            }
-            return Ok(SdFile::default());
+            // No SD vgroup: the library reads the old DFSD groups instead (`crate::dfsd`).
+            return self.sd_from_groups();
         };
         let mut sd = SdFile::default();
         for &(tag, r) in &cdf.members {

@@ -7,7 +7,14 @@ Writes with pyhdf (the HDF Group's SD library), chunks and compresses copies wit
 values, and the global attributes. The Rust tests compare purecdf's reading with these.
 
 `make_c.c` (built here with the system C compiler against libhdf4) writes what pyhdf cannot:
-n-bit datasets and little-endian number types.
+n-bit datasets and little-endian number types; `make_dfsd.c` writes `dfsd.hdf` with the old
+DFSD interface (scientific data groups, no SD vgroups), which pyhdf reads as SD datasets too.
+
+SZIP: neither pyhdf (`setcompress (92): Encoder not available`) nor hrepack (`Input Error: SZIP
+compression is not available`) of Debian's libhdf4 4.2.15 can write SZIP, so no fixture has it
+(`compressed.hdf`'s `szip_nn` and `szip_ec` are created, neither compressed nor written).
+
+`expected/` holds netcdf-c's ncdump output for each fixture (see `expected/README.md`).
 
 Run from this directory: `python3 make.py` (needs pyhdf, numpy, hrepack and libhdf4-dev).
 """
@@ -219,5 +226,9 @@ if __name__ == "__main__":
     subprocess.run(["cc", "make_c.c", "-I/usr/include/hdf", "-lmfhdf", "-ldf", "-o", "/tmp/make_c"],
                    check=True)
     subprocess.run(["/tmp/make_c"], check=True)
-    for f in ["external", "nbit_litend", "types", "compressed", "chunked", "chunked_gzip", "chunked_rle", "chunked_huff"]:
+    subprocess.run(["rm", "-f", "dfsd.hdf"], check=True)
+    subprocess.run(["cc", "make_dfsd.c", "-I/usr/include/hdf", "-lmfhdf", "-ldf", "-o",
+                    "/tmp/make_dfsd"], check=True)
+    subprocess.run(["/tmp/make_dfsd"], check=True)
+    for f in ["dfsd", "external", "nbit_litend", "types", "compressed", "chunked", "chunked_gzip", "chunked_rle", "chunked_huff"]:
         dump(f + ".hdf")
