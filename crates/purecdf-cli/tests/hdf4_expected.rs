@@ -25,6 +25,7 @@ fn v_var(name: &str) -> &'static str {
         "external" => "outside",
         "nbit_litend" => "le_f64",
         "dfsd" => "Data-Set-2",
+        "szip" => "ec_f64_8",
         other => panic!("no -v variable known for {other}"),
     }
 }

@@ -11,8 +11,9 @@ n-bit datasets and little-endian number types; `make_dfsd.c` writes `dfsd.hdf` w
 DFSD interface (scientific data groups, no SD vgroups), which pyhdf reads as SD datasets too.
 
 SZIP: neither pyhdf (`setcompress (92): Encoder not available`) nor hrepack (`Input Error: SZIP
-compression is not available`) of Debian's libhdf4 4.2.15 can write SZIP, so no fixture has it
-(`compressed.hdf`'s `szip_nn` and `szip_ec` are created, neither compressed nor written).
+compression is not available`) of Debian's libhdf4 4.2.15 can write SZIP (`compressed.hdf`'s
+`szip_nn` and `szip_ec` are created, neither compressed nor written); `szip.hdf` comes from
+`make_szip.c` run against an HDF4 built with szip (see that file).
 
 `expected/` holds netcdf-c's ncdump output for each fixture (see `expected/README.md`).
 
