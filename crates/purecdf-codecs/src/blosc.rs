@@ -510,41 +510,23 @@ fn compress_block(h: &Header, p: &Params, data: &[u8], leftover: bool) -> Result
 /// Appends one compressed stream to `out`; false (with `out` holding whatever was appended)
 /// when it does not shrink.
 fn compress_onto(p: &Params, part: &[u8], out: &mut Vec<u8>) -> Result<bool> {
-    if matches!(p.compressor, Compressor::Lz4 | Compressor::Lz4Hc) {
-        let at = out.len();
-        // Room for a stream shorter than the part: one that does not shrink stops early.
-        out.resize(at + part.len(), 0);
-        return Ok(
-            match crate::lz4_block::compress_block_into(part, &mut out[at..]) {
-                Some(c) if c > 0 && c < part.len() => {
-                    out.truncate(at + c);
-                    true
-                }
-                _ => false,
-            },
-        );
-    }
-    Ok(match compress(p, part)? {
-        Some(c) if !c.is_empty() && c.len() < part.len() => {
-            out.extend_from_slice(&c);
-            true
-        }
-        _ => false,
-    })
-}
-
-/// Compresses one stream; `None` when it does not shrink.
-fn compress(p: &Params, part: &[u8]) -> Result<Option<Vec<u8>>> {
-    Ok(match p.compressor {
-        Compressor::BloscLz => crate::blosclz::encode(part, part.len()),
+    let stream = match p.compressor {
         Compressor::Lz4 | Compressor::Lz4Hc => {
-            let mut out = vec![0u8; crate::lz4_block::max_compressed_size(part.len())];
-            let n = crate::lz4_block::compress_block_into(part, &mut out);
-            n.map(|n| {
-                out.truncate(n);
-                out
-            })
+            // Straight into `out`, with room for a stream shorter than the part only: one that
+            // does not shrink stops early.
+            let at = out.len();
+            out.resize(at + part.len(), 0);
+            return Ok(
+                match crate::lz4_block::compress_block_into(part, &mut out[at..]) {
+                    Some(c) if c > 0 && c < part.len() => {
+                        out.truncate(at + c);
+                        true
+                    }
+                    _ => false,
+                },
+            );
         }
+        Compressor::BloscLz => crate::blosclz::encode(part, part.len()),
         Compressor::Zlib => {
             use std::io::Write;
             let mut e = flate2::write::ZlibEncoder::new(
@@ -565,6 +547,13 @@ fn compress(p: &Params, part: &[u8]) -> Result<Option<Vec<u8>>> {
             Some(crate::zstd::encode(part, level)?)
         }
         Compressor::Snappy => return Err(CodecError::Unsupported("blosc with snappy".into())),
+    };
+    Ok(match stream {
+        Some(c) if !c.is_empty() && c.len() < part.len() => {
+            out.extend_from_slice(&c);
+            true
+        }
+        _ => false,
     })
 }
 

@@ -160,22 +160,7 @@ pub fn compress_block_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
                 ip -= 1;
                 candidate -= 1;
             }
-            let mut len = 4usize;
-            while ip + len + 8 <= match_end {
-                let a = u64::from_le_bytes(src[ip + len..ip + len + 8].try_into().ok()?);
-                let b =
-                    u64::from_le_bytes(src[candidate + len..candidate + len + 8].try_into().ok()?);
-                if a != b {
-                    len += ((a ^ b).trailing_zeros() / 8) as usize;
-                    break;
-                }
-                len += 8;
-            }
-            if ip + len + 8 > match_end {
-                while ip + len < match_end && src[ip + len] == src[candidate + len] {
-                    len += 1;
-                }
-            }
+            let len = 4 + common_prefix(src, ip + 4, candidate + 4, match_end);
             out = put_sequence(dst, out, src, anchor..ip, Some((ip - candidate, len)))?;
             ip += len;
             anchor = ip;
@@ -186,6 +171,24 @@ pub fn compress_block_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
         }
     }
     put_sequence(dst, out, src, anchor..n, None)
+}
+
+/// How many bytes from `a` on equal those from `b` (`b < a`), stopping at `end`: eight at a
+/// time, then the first differing byte of the eight found from their XOR.
+fn common_prefix(src: &[u8], a: usize, b: usize, end: usize) -> usize {
+    let mut n = 0;
+    while a + n + 8 <= end {
+        let x = u64::from_le_bytes(src[a + n..a + n + 8].try_into().expect("8 bytes"));
+        let y = u64::from_le_bytes(src[b + n..b + n + 8].try_into().expect("8 bytes"));
+        if x != y {
+            return n + ((x ^ y).trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    while a + n < end && src[a + n] == src[b + n] {
+        n += 1;
+    }
+    n
 }
 
 /// Writes one sequence at `out`: the token, the literal length extension, the literals

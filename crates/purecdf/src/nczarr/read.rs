@@ -227,10 +227,10 @@ pub(crate) fn read_raw(
         }
     };
     let (mut direct, mut rest) = (Vec::new(), Vec::new());
-    for part in &parts {
-        match direct_target(meta, slab, part) {
+    for part in parts {
+        match direct_target(meta, slab, &part) {
             Some(at) => direct.push((at as usize * es, part)),
-            None => rest.push(part.clone()),
+            None => rest.push(part),
         }
     }
     // The direct chunks' runs are disjoint: cut `out` into them, in output order.
@@ -238,7 +238,8 @@ pub(crate) fn read_raw(
     let mut targets: Vec<(&mut [u8], &ChunkPart)> = Vec::with_capacity(direct.len());
     let mut tail: &mut [u8] = out;
     let mut pos = 0usize;
-    for (at, part) in direct {
+    for (at, part) in &direct {
+        let at = *at;
         let (_, after) = std::mem::take(&mut tail).split_at_mut(at - pos);
         let (dst, after) = after.split_at_mut(chunk_bytes);
         targets.push((dst, part));
