@@ -1,6 +1,6 @@
 //! Times the codecs on a file of raw values: `codec_bench FILE TYPESIZE` prints, per codec,
 //! the compression ratio and the encode and decode speeds in MB/s (zstd at levels 1, 3, 9 and
-//! 19: all but the fastest need the `zstd-c` feature to differ). The file is cut into chunks of
+//! 19; build with and without the `zstd-c` feature to compare with the C library). The file is cut into chunks of
 //! 4 MiB compressed one by one, as HDF5 and Zarr compress chunks.
 
 use std::time::Instant;

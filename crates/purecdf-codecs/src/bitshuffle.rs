@@ -106,8 +106,7 @@ pub fn decode(
                             CodecError::Corrupt("bitshuffle: lz4: corrupt block".into())
                         })?
                     }
-                    _ => ruzstd::decoding::FrameDecoder::new()
-                        .decode_all(data, t)
+                    _ => crate::zstd::decode_into(data, t)
                         .map_err(|e| CodecError::Corrupt(format!("bitshuffle: zstd: {e}")))?,
                 };
                 if got != len {

@@ -1,8 +1,8 @@
 //! Zstandard frames (RFC 8878; HDF5 registered filter id 32015 stores each chunk as one frame,
-//! client data the compression level). By default both directions are pure Rust (ruzstd), whose
-//! encoder offers only its fastest level (about zstd's level 1) whatever level is asked; with the
-//! non-default `zstd-c` feature the C library encodes at the level asked and decodes (several
-//! times faster than ruzstd on frames with Huffman-coded literals, as zstd's own levels write).
+//! client data the compression level). By default both directions are pure Rust
+//! (`structured-zstd`, which encodes every level of the C library, negative ones included, with
+//! the C library's frames and sizes); the non-default `zstd-c` feature uses the C library instead.
+//! Both are wrapped so that a panic inside the codec on a hostile frame becomes an error.
 
 use crate::{read_bounded, CodecError, Result};
 
@@ -30,9 +30,14 @@ pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
         let mut rest = input;
         let mut out = Vec::new();
         while !rest.is_empty() {
-            let dec = ruzstd::decoding::StreamingDecoder::new(&mut rest)
-                .map_err(|e| CodecError::Corrupt(format!("zstd: {e}")))?;
-            let part = read_bounded(dec, max_out - out.len(), hint)?;
+            let before = rest.len();
+            let dec = structured_zstd::decoding::StreamingDecoder::new(&mut rest);
+            let part = caught(|| read_bounded(dec, max_out - out.len(), hint))?;
+            if rest.len() == before {
+                return Err(CodecError::Corrupt(
+                    "zstd: a frame that reads nothing".into(),
+                ));
+            }
             if out.is_empty() {
                 out = part;
             } else {
@@ -46,7 +51,7 @@ pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
 #[cfg(not(feature = "zstd-c"))]
 thread_local! {
     /// Each thread's frame decoder, kept with its buffers from chunk to chunk.
-    static DECODER: std::cell::RefCell<Option<ruzstd::decoding::FrameDecoder>> =
+    static DECODER: std::cell::RefCell<Option<structured_zstd::decoding::FrameDecoder>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -83,23 +88,31 @@ pub fn decode_into(input: &[u8], dst: &mut [u8]) -> Result<usize> {
     #[cfg(not(feature = "zstd-c"))]
     {
         let cap = dst.len();
-        let mut run = |d: &mut ruzstd::decoding::FrameDecoder| {
-            d.decode_all(input, dst).map_err(|e| match e {
-                ruzstd::decoding::errors::FrameDecoderError::TargetTooSmall => {
-                    CodecError::TooLarge(cap)
-                }
-                e => CodecError::Corrupt(format!("zstd: {e}")),
+        use structured_zstd::decoding::{errors::FrameDecoderError, FrameDecoder};
+        let mut run = |d: &mut FrameDecoder| {
+            caught(|| {
+                d.decode_all(input, dst).map_err(|e| match e {
+                    FrameDecoderError::TargetTooSmall => CodecError::TooLarge(cap),
+                    e => CodecError::Corrupt(format!("zstd: {e}")),
+                })
             })
         };
         DECODER.with(|d| match d.try_borrow_mut() {
-            Ok(mut d) => run(d.get_or_insert_with(ruzstd::decoding::FrameDecoder::new)),
-            Err(_) => run(&mut ruzstd::decoding::FrameDecoder::new()),
+            // A decoder that panicked is dropped rather than reused.
+            Ok(mut slot) => {
+                let out = run(slot.get_or_insert_with(FrameDecoder::new));
+                if out.is_err() {
+                    *slot = None;
+                }
+                out
+            }
+            Err(_) => run(&mut FrameDecoder::new()),
         })
     }
 }
 
-/// Encodes `input` as one zstd frame. `level` is zstd's (1-22, negative for the fast levels);
-/// without the `zstd-c` feature every level encodes as ruzstd's fastest.
+/// Encodes `input` as one zstd frame. `level` is zstd's (1-22, negative for the fast levels,
+/// 0 for the default, 3).
 pub fn encode(input: &[u8], level: i32) -> Result<Vec<u8>> {
     #[cfg(feature = "zstd-c")]
     {
@@ -121,14 +134,46 @@ pub fn encode(input: &[u8], level: i32) -> Result<Vec<u8>> {
     }
     #[cfg(not(feature = "zstd-c"))]
     {
-        let _ = level;
-        let frame =
-            ruzstd::encoding::compress_to_vec(input, ruzstd::encoding::CompressionLevel::Fastest);
+        use structured_zstd::encoding::{CompressionLevel, FrameCompressor};
+        let level = level.clamp(CompressionLevel::MIN_LEVEL, CompressionLevel::MAX_LEVEL);
+        // Each thread keeps its compressor (and its tables) from chunk to chunk.
+        let frame = PURE_CCTX.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            if !matches!(slot.as_ref(), Some((l, _)) if *l == level) {
+                *slot = Some((
+                    level,
+                    FrameCompressor::new(CompressionLevel::from_level(level)),
+                ));
+            }
+            let out = match slot.as_mut() {
+                Some((_, c)) => caught(|| Ok(c.compress_independent_frame(input))),
+                None => unreachable!("set just above"),
+            };
+            if out.is_err() {
+                *slot = None;
+            }
+            out
+        })?;
         Ok(with_content_size(frame, input.len() as u64))
     }
 }
 
-/// Adds the frame content size to a frame header that lacks it (ruzstd's encoder leaves it out;
+#[cfg(not(feature = "zstd-c"))]
+thread_local! {
+    /// Each thread's pure-Rust compressor and its level, kept from chunk to chunk.
+    static PURE_CCTX: std::cell::RefCell<Option<(i32, structured_zstd::encoding::FrameCompressor)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs a pure-Rust codec call, turning a panic inside it into an error (the codec is third-party
+/// code; a hostile frame must give an error, never bring the reader down).
+#[cfg(not(feature = "zstd-c"))]
+fn caught<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err(CodecError::Corrupt("zstd: the decoder failed".into())))
+}
+
+/// Adds the frame content size to a frame header that lacks it (pure-Rust encoders may leave it out;
 /// HDF5's zstd filter sizes its output buffer from it, RFC 8878 section 3.1.1.1.1): the
 /// descriptor's size flag becomes 3 and an 8-byte little-endian size follows the window
 /// descriptor. Frames of another shape are returned as they are.
@@ -146,8 +191,9 @@ fn with_content_size(mut frame: Vec<u8>, size: u64) -> Vec<u8> {
     }
 }
 
-/// Whether [`encode`] honours compression levels above the fastest (the `zstd-c` feature).
-pub const ENCODES_ALL_LEVELS: bool = cfg!(feature = "zstd-c");
+/// Whether [`encode`] honours compression levels above the fastest: always, now that the pure-Rust
+/// encoder has every level too.
+pub const ENCODES_ALL_LEVELS: bool = true;
 
 #[cfg(test)]
 mod tests {
