@@ -311,7 +311,8 @@ impl Builder<'_> {
         let nczarr = self.flavour != Flavour::Pure
             || self.by_netcdf_c
             || nc_key(&[zattrs.as_ref()], &["_NCZARR_ATTR", "_nczarr_attr"]).is_some();
-        let meta = ArrayMeta::parse(&zarray, &vprefix, &zarray_key, nczarr)?;
+        let shown = self.src.shown_key(&zarray_key);
+        let meta = ArrayMeta::parse(&zarray, &vprefix, &shown, nczarr)?;
         let ncarray = match self.flavour {
             Flavour::Pure => None,
             Flavour::V1 => self

@@ -278,7 +278,7 @@ impl Codec {
 }
 
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as Zarr v3's `crc32c` codec uses.
-fn crc32c(data: &[u8]) -> u32 {
+pub(crate) fn crc32c(data: &[u8]) -> u32 {
     const TABLE: [u32; 256] = {
         let mut t = [0u32; 256];
         let mut i = 0;

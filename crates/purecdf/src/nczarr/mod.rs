@@ -13,6 +13,7 @@ mod dtype;
 mod json;
 mod meta;
 mod read;
+mod shard;
 mod source;
 mod strings;
 pub(crate) mod url;

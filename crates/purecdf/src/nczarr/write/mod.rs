@@ -85,6 +85,12 @@ impl NczarrWriter {
         if built.flavour == super::build::Flavour::V1 {
             return fail(ErrorKind::Perm, "NCZarr version 1 stores are read-only");
         }
+        if let Some(a) = built.arrays.iter().find(|a| a.sharding.is_some()) {
+            return fail(
+                ErrorKind::Perm,
+                format!("{}: sharded Zarr v3 arrays are read-only", a.key),
+            );
+        }
         let mut schema = built.schema;
         schema.groups[ROOT.0]
             .atts
