@@ -159,7 +159,8 @@ impl Builder<'_> {
                 .map(Value::Object),
             Flavour::V2 => nc_key(
                 &[zgroup.as_ref(), zattrs.as_ref()],
-                &["_NCZARR_GROUP", "_nczarr_group"],
+                // 4.10's key first: where we write both, only it marks unlimited dimensions.
+                &["_nczarr_group", "_NCZARR_GROUP"],
             )
             .cloned(),
         };

@@ -112,6 +112,7 @@ impl NczarrWriter {
         let modes = Modes {
             zarr: loc.modes.zarr || built.flavour == super::build::Flavour::Pure,
             noxarray: loc.modes.noxarray,
+            nc410: loc.modes.nc410,
         };
         Ok(NczarrWriter {
             loaded: Some(defs.schema.clone()),
@@ -141,6 +142,16 @@ impl NczarrWriter {
 
     fn nczarr(&self) -> bool {
         !self.modes.zarr
+    }
+
+    /// Where `.zattrs` records attribute types: netcdf-c 4.9.0's key unless the URL asked for
+    /// 4.10's (`mode=nc410`).
+    fn attr_types(&self) -> json::AttrTypes {
+        match (self.nczarr(), self.modes.nc410) {
+            (false, _) => json::AttrTypes::None,
+            (true, false) => json::AttrTypes::Nc490,
+            (true, true) => json::AttrTypes::Nc410,
+        }
     }
 
     /// The key prefix of a group (`""` for the root, `"g/h"`).
@@ -286,7 +297,10 @@ impl NczarrWriter {
                 if gid == ROOT {
                     zgroup.insert("_NCZARR_SUPERBLOCK".into(), json!({"version": "2.0.0"}));
                 }
+                // netcdf-c 4.9.0 has no unlimited dimensions in NCZarr and crashes on the
+                // object form: its keys get the current length, 4.10's keep the object.
                 let mut dims = Map::new();
+                let mut dims_410 = Map::new();
                 for d in &grp.dims {
                     let dim = s.dim(*d);
                     let len = if dim.unlimited {
@@ -294,7 +308,8 @@ impl NczarrWriter {
                     } else {
                         json!(dim.len)
                     };
-                    dims.insert(dim.name.clone(), len);
+                    dims.insert(dim.name.clone(), json!(dim.len));
+                    dims_410.insert(dim.name.clone(), len);
                 }
                 let vars: Vec<&str> = grp.vars.iter().map(|v| s.var(*v).name.as_str()).collect();
                 let groups: Vec<&str> = grp
@@ -312,7 +327,7 @@ impl NczarrWriter {
                 }
                 zgroup.insert(
                     "_nczarr_group".into(),
-                    json!({"dimensions": dims, "arrays": vars, "groups": groups}),
+                    json!({"dimensions": dims_410, "arrays": vars, "groups": groups}),
                 );
             }
             put(join_key(&prefix, ".zgroup"), &Value::Object(zgroup))?;
@@ -327,7 +342,7 @@ impl NczarrWriter {
             }
             put(
                 join_key(&prefix, ".zattrs"),
-                &json::zattrs(&atts, None, self.nczarr()),
+                &json::zattrs(&atts, None, self.attr_types()),
             )?;
         }
         for v in 0..s.vars.len() {
@@ -339,7 +354,7 @@ impl NczarrWriter {
                 .then(|| var.dims.iter().map(|d| s.dim(*d).name.clone()).collect());
             put(
                 join_key(&key, ".zattrs"),
-                &json::zattrs(&var.atts, xarray, self.nczarr()),
+                &json::zattrs(&var.atts, xarray, self.attr_types()),
             )?;
         }
         let consolidated = consolidated.into_inner();
