@@ -3,7 +3,9 @@
 //!
 //! - a store netcdf-c 4.10 writes (zlib with shuffle, zstd, blosc lz4 and zstd, groups, an
 //!   unlimited dimension, attributes of every type) reads here exactly as 4.10 reads it, and each
-//!   variable's `_Codecs` (our `codecs_json` and `ncdump -s`) is the text 4.10 answers;
+//!   variable's `_Codecs` (our `codecs_json` and `ncdump -s`) is the text 4.10 answers; after we
+//!   append to it, 4.10 still opens it (its array keys, which it keeps in `.zattrs`, move to
+//!   `.zarray`) and reads every attribute exactly (the store keeps 4.10's attribute layout);
 //! - stores we write are read by 4.10 with every dimension, variable and value as we read them,
 //!   and the `_Codecs` texts agree. With netcdf-c 4.9.0's attribute-type key (our default,
 //!   `_NCZARR_ATTR`) 4.10 shows that key as an attribute of its own and infers the other
@@ -100,6 +102,34 @@ fn netcdf_c_410_stores_read_as_it_reads_them() {
     nczarr_expect::check_store(store, "nczarr", view.get("groups"), &mut problems);
     let file = purecdf::open(store).unwrap();
     problems.extend(codec_differences(&file, view.get("codecs"), "by410.zarr"));
+    drop(file);
+    // Appending keeps 4.10's attribute layout: 4.10 still reads every attribute exactly.
+    let url = format!("file://{}#mode=nczarr,file", store.display());
+    let mut f = purecdf::append(&url).unwrap();
+    f.add_attribute("added", vec![2.5f32]).unwrap();
+    f.close().unwrap();
+    let text = nczarr_expect::run_data_script(
+        &py,
+        "nczarr/nc410_interop.py",
+        &["read".as_ref(), store.as_os_str()],
+    );
+    let after = Json::parse(&text).unwrap();
+    let after = after.get(&store.display().to_string());
+    let file = purecdf::open(store).unwrap();
+    problems.extend(nczarr_expect::differences(
+        &file,
+        after.get("groups"),
+        "by410.zarr appended",
+    ));
+    let root = &after.get("groups").arr()[0];
+    if !root
+        .get("attributes")
+        .arr()
+        .iter()
+        .any(|a| a.get("name").str() == "added" && a.get("type").str() == "float")
+    {
+        problems.push("4.10 does not see the appended float attribute".into());
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -112,7 +112,7 @@ impl NczarrWriter {
         let modes = Modes {
             zarr: loc.modes.zarr || built.flavour == super::build::Flavour::Pure,
             noxarray: loc.modes.noxarray,
-            nc410: loc.modes.nc410,
+            nc410: loc.modes.nc410 || built.attrs_410,
         };
         Ok(NczarrWriter {
             loaded: Some(defs.schema.clone()),
@@ -145,7 +145,7 @@ impl NczarrWriter {
     }
 
     /// Where `.zattrs` records attribute types: netcdf-c 4.9.0's key unless the URL asked for
-    /// 4.10's (`mode=nc410`).
+    /// 4.10's (`mode=nc410`) or the store being appended to uses it.
     fn attr_types(&self) -> json::AttrTypes {
         match (self.nczarr(), self.modes.nc410) {
             (false, _) => json::AttrTypes::None,
@@ -188,6 +188,11 @@ impl NczarrWriter {
             if !var.dims.is_empty() {
                 let shape: Vec<u64> = var.dims.iter().map(|d| s.dim(*d).len).collect();
                 m.insert("shape".into(), json!(shape));
+            }
+            // netcdf-c 4.10 keeps its array keys in `.zattrs`, which is written anew without
+            // them: they go into `.zarray` (4.10 cannot open the store without them).
+            if !m.contains_key("_NCZARR_ARRAY") && !m.contains_key("_nczarr_array") {
+                self.nczarr_array_keys(v, &mut m);
             }
             return Ok(m);
         }
@@ -242,23 +247,31 @@ impl NczarrWriter {
         m.insert("compressor".into(), compressor);
         m.insert("filters".into(), filters);
         m.insert("dimension_separator".into(), json!("."));
-        if self.nczarr() {
-            let refs: Vec<String> = var.dims.iter().map(|d| self.dim_path(*d)).collect();
-            // Zarr arrays are always chunked (a contiguous variable is one chunk), as netcdf-c
-            // 4.9.0 records them.
-            let storage = if scalar { "scalar" } else { "chunked" };
-            m.insert(
-                "_NCZARR_ARRAY".into(),
-                json!({"dimrefs": refs, "storage": storage}),
-            );
-            // netcdf-c 4.10 looks for its lower-case keys here too (4.9.0 ignores them).
-            let mut a410 = json!({"dimension_references": refs, "storage": "chunked"});
-            if scalar {
-                a410["scalar"] = json!(1);
-            }
-            m.insert("_nczarr_array".into(), a410);
-        }
+        self.nczarr_array_keys(v, &mut m);
         Ok(m)
+    }
+
+    /// Adds a variable's NCZarr array keys to its `.zarray` (none in pure Zarr).
+    fn nczarr_array_keys(&self, v: VarId, m: &mut Map<String, Value>) {
+        if !self.nczarr() {
+            return;
+        }
+        let var = self.defs.schema.var(v);
+        let scalar = var.dims.is_empty();
+        let refs: Vec<String> = var.dims.iter().map(|d| self.dim_path(*d)).collect();
+        // Zarr arrays are always chunked (a contiguous variable is one chunk), as netcdf-c
+        // 4.9.0 records them.
+        let storage = if scalar { "scalar" } else { "chunked" };
+        m.insert(
+            "_NCZARR_ARRAY".into(),
+            json!({"dimrefs": refs, "storage": storage}),
+        );
+        // netcdf-c 4.10 looks for its lower-case keys here too (4.9.0 ignores them).
+        let mut a410 = json!({"dimension_references": refs, "storage": "chunked"});
+        if scalar {
+            a410["scalar"] = json!(1);
+        }
+        m.insert("_nczarr_array".into(), a410);
     }
 
     /// Fixes the arrays of variables defined since the last call.
