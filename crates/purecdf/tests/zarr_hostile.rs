@@ -189,6 +189,21 @@ fn bad_dimension_references_name_the_key() {
     assert!(e.to_string().contains("v/.zarray"), "{e}");
 }
 
+/// As `read_fails`, with the objects in a directory store.
+fn dir_read_fails(objects: &[(&str, &[u8])], key: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    for (k, v) in objects {
+        let path = dir.path().join(k);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, v).unwrap();
+    }
+    let f = purecdf::open(dir.path()).unwrap();
+    match f.variable("v").unwrap().get_raw_values(..) {
+        Ok(x) => panic!("read {x:?} from a bad {key} in a directory"),
+        Err(e) => assert!(e.to_string().contains(key), "{e} does not name {key}"),
+    }
+}
+
 /// The `zarr.json` of a Zarr v3 int32 array `v` of `shape` in shards of `shard` holding inner
 /// chunks of `inner`, its shard index at `at` encoded by `index_codecs`.
 fn sharded_v3(shape: &str, shard: &str, inner: &str, at: &str, index_codecs: &str) -> String {
@@ -235,14 +250,21 @@ fn hostile_v3_shards_name_the_key() {
     let size = shard(&[1, 2], [(0, 4), (0, 8)]);
     for bad in [short, past, wrap, size] {
         read_fails(&[V3_GROUP, za, ("v/c/0", &bad)], "v/c/0");
+        // A directory store reads the index and the inner chunk alone: the same errors.
+        dir_read_fails(&[V3_GROUP, za, ("v/c/0", &bad)], "v/c/0");
     }
     // A checksummed index that fails its checksum, and one cut short.
     let meta = sharded_v3("[6]", "[4]", "[2]", "start", CRC_INDEX);
     let za = ("v/zarr.json", meta.as_bytes());
     let mut bad = vec![0u8; 36];
     bad.extend([1, 0, 0, 0, 2, 0, 0, 0]);
-    read_fails(&[V3_GROUP, za, ("v/c/0", &bad)], "v/c/0");
-    read_fails(&[V3_GROUP, za, ("v/c/0", &bad[..30])], "v/c/0");
+    for objects in [
+        [V3_GROUP, za, ("v/c/0", &bad[..])],
+        [V3_GROUP, za, ("v/c/0", &bad[..30])],
+    ] {
+        read_fails(&objects, "v/c/0");
+        dir_read_fails(&objects, "v/c/0");
+    }
     // Absurd shard layouts are refused when the store opens, naming the array's zarr.json:
     // shards not a multiple of the inner chunks, 2^40 inner chunks a shard, inner chunks of
     // 2^62 elements, and an index location that is neither start nor end.

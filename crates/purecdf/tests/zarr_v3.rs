@@ -24,6 +24,8 @@ mod json;
 mod nczarr_expect;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use purecdf::Values;
 
@@ -163,6 +165,64 @@ fn committed_sharded_store_reads_as_zarr_python_read_it() {
     let manifest = json::Json::parse(&text).unwrap();
     let problems = check(&dir.join(manifest.get("store").str()), &manifest, 15);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A directory store that counts the bytes it hands out.
+#[derive(Debug)]
+struct Counting(purecdf::store::DirectoryStore, Arc<AtomicU64>);
+
+impl purecdf::store::Store for Counting {
+    fn get(&self, key: &str) -> purecdf::store::Result<Option<Vec<u8>>> {
+        let got = self.0.get(key)?;
+        let n = got.as_ref().map_or(0, Vec::len) as u64;
+        self.1.fetch_add(n, Ordering::Relaxed);
+        Ok(got)
+    }
+    fn get_range(
+        &self,
+        key: &str,
+        range: purecdf::store::ByteRange,
+    ) -> purecdf::store::Result<Option<(Vec<u8>, u64)>> {
+        let got = self.0.get_range(key, range)?;
+        let n = got.as_ref().map_or(0, |g| g.0.len()) as u64;
+        self.1.fetch_add(n, Ordering::Relaxed);
+        Ok(got)
+    }
+    fn reads_parts(&self) -> bool {
+        self.0.reads_parts()
+    }
+    fn list(&self, prefix: &str) -> purecdf::store::Result<Vec<String>> {
+        self.0.list(prefix)
+    }
+    fn set(&self, key: &str, value: &[u8]) -> purecdf::store::Result<()> {
+        self.0.set(key, value)
+    }
+    fn erase(&self, key: &str) -> purecdf::store::Result<()> {
+        self.0.erase(key)
+    }
+}
+
+/// Reading one element of a sharded array from a directory reads the shard's index and that one
+/// inner chunk, not the whole shard.
+#[test]
+fn one_element_reads_the_index_and_one_inner_chunk() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/zarr_v3_sharded/sharded.zarr");
+    let count = Arc::new(AtomicU64::new(0));
+    let store = purecdf::store::DirectoryStore::open(&dir, false).unwrap();
+    let file = purecdf::open_store(Box::new(Counting(store, count.clone()))).unwrap();
+    // int8, 5 x 7, shards of 4 x 6 holding inner chunks of 2 x 3, stored as plain bytes: the
+    // first shard holds 4 inner chunks of 6 bytes and an index of 4 * 16 + 4 bytes.
+    let v = file.variable("v_int8_plain_end").unwrap();
+    let before = count.load(Ordering::Relaxed);
+    let one: Vec<i8> = v.get_values((&[1usize, 1][..], &[1usize, 1][..])).unwrap();
+    let read = count.load(Ordering::Relaxed) - before;
+    assert_eq!(read, 68 + 6, "bytes read for one element");
+    let shard = std::fs::metadata(dir.join("v_int8_plain_end/c/0/0"))
+        .unwrap()
+        .len();
+    assert_eq!(shard, 4 * 6 + 68);
+    let whole: Vec<i8> = v.get_values(..).unwrap();
+    assert_eq!(one, vec![whole[7 + 1]]);
 }
 
 #[test]

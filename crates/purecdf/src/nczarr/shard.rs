@@ -7,10 +7,12 @@
 //! a shard missing from the store is all fill value.
 //!
 //! `super::v3` reads a sharded array as an array of its inner chunks and keeps the shard layout
-//! under [`ZARRAY_KEY`]; fetching an inner chunk fetches its shard (the store interface reads
-//! whole objects only, so the whole shard: a few recent shards are kept, so that reading a
-//! shard's inner chunks one after another fetches it once), checks the index, and cuts the inner
-//! chunk's bytes out of it.
+//! under [`ZARRAY_KEY`]. Fetching an inner chunk reads its shard's index (checked once: its
+//! size, its checksum) and then only that inner chunk's bytes, where the store reads parts of
+//! objects (`Store::reads_parts`: a directory); from other stores (zip, S3, memory) it fetches
+//! the whole shard and cuts the inner chunk out of it. A few recently used shards (their index,
+//! or the whole shard) are kept, so that reading a shard's inner chunks one after another
+//! fetches each once.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -56,8 +58,22 @@ pub(crate) fn index_codecs(list: &[Value]) -> std::result::Result<(bool, bool), 
     }
 }
 
-/// A fetched shard: the slot stays empty until the first reader has fetched it.
-type Slot = Arc<Mutex<Option<Option<Arc<Vec<u8>>>>>>;
+/// A shard as fetched: its size and either the whole shard or its index alone.
+#[derive(Debug)]
+struct Fetched {
+    /// The shard's size in bytes.
+    size: u64,
+    /// The whole shard, or only its index.
+    bytes: Vec<u8>,
+    /// Where the index starts in `bytes`.
+    index_at: usize,
+    /// `bytes` is the whole shard.
+    whole: bool,
+}
+
+/// A shard being fetched: the slot stays empty until the first reader has fetched it; then it
+/// holds the shard, or `None` for a shard missing from the store.
+type Slot = Arc<Mutex<Option<Option<Arc<Fetched>>>>>;
 
 /// A sharded array's shard layout.
 #[derive(Debug)]
@@ -170,14 +186,9 @@ impl Sharding {
         let Some(shard) = self.shard(store, &key)? else {
             return Ok(None);
         };
-        let base = if self.at_start {
-            0
-        } else {
-            shard.len() - self.index_bytes()
-        };
-        let at = base + entry as usize * 16;
+        let at = shard.index_at + entry as usize * 16;
         let number = |i: usize| {
-            let b: [u8; 8] = shard[i..i + 8].try_into().unwrap_or_default();
+            let b: [u8; 8] = shard.bytes[i..i + 8].try_into().unwrap_or_default();
             if self.big {
                 u64::from_be_bytes(b)
             } else {
@@ -189,25 +200,37 @@ impl Sharding {
             return Ok(None);
         }
         let inner_key = format!("{key} (inner chunk {coords:?})");
+        let past = |size: u64| {
+            bad(
+                &inner_key,
+                format!("index entry ({offset}, {nbytes}) runs past the shard's {size} bytes"),
+            )
+        };
         let end = offset
             .checked_add(nbytes)
-            .filter(|&e| e <= shard.len() as u64)
-            .ok_or_else(|| {
-                bad(
-                    &inner_key,
-                    format!(
-                        "index entry ({offset}, {nbytes}) runs past the shard's {} bytes",
-                        shard.len()
-                    ),
-                )
-            })?;
-        let bytes = shard[offset as usize..end as usize].to_vec();
-        Ok(Some((inner_key, bytes)))
+            .filter(|&e| e <= shard.size)
+            .ok_or_else(|| past(shard.size))?;
+        if shard.whole {
+            return Ok(Some((
+                inner_key,
+                shard.bytes[offset as usize..end as usize].to_vec(),
+            )));
+        }
+        let range = purecdf_store::ByteRange::From {
+            start: offset,
+            len: nbytes,
+        };
+        match store.get_range(&key, range).map_err(super::store_err)? {
+            Some((bytes, _)) if bytes.len() as u64 == nbytes => Ok(Some((inner_key, bytes))),
+            // The shard shrank or went away since its index was read.
+            Some((_, size)) => Err(past(size)),
+            None => Err(bad(&inner_key, "the shard is gone")),
+        }
     }
 
-    /// The shard at `key` with its index checked, fetched once while it is among the recent
-    /// ones.
-    fn shard(&self, store: &dyn purecdf_store::Store, key: &str) -> Result<Option<Arc<Vec<u8>>>> {
+    /// The shard at `key` (its index alone where the store reads parts) with its index
+    /// checked, fetched once while it is among the recent ones.
+    fn shard(&self, store: &dyn purecdf_store::Store, key: &str) -> Result<Option<Arc<Fetched>>> {
         let slot = {
             let mut recent = self.recent.lock().unwrap_or_else(PoisonError::into_inner);
             match recent.iter().find(|(k, _)| k == key) {
@@ -226,9 +249,42 @@ impl Sharding {
         if let Some(shard) = &*held {
             return Ok(shard.clone());
         }
-        let fetched = store.get(key).map_err(super::store_err)?;
-        if let Some(bytes) = &fetched {
-            self.check_index(bytes, key)?;
+        let n = self.index_bytes();
+        let fetched = if store.reads_parts() {
+            let range = if self.at_start {
+                purecdf_store::ByteRange::From {
+                    start: 0,
+                    len: n as u64,
+                }
+            } else {
+                purecdf_store::ByteRange::Last(n as u64)
+            };
+            store
+                .get_range(key, range)
+                .map_err(super::store_err)?
+                .map(|(bytes, size)| Fetched {
+                    size,
+                    bytes,
+                    index_at: 0,
+                    whole: false,
+                })
+        } else {
+            store
+                .get(key)
+                .map_err(super::store_err)?
+                .map(|bytes| Fetched {
+                    size: bytes.len() as u64,
+                    index_at: if self.at_start {
+                        0
+                    } else {
+                        bytes.len().saturating_sub(n)
+                    },
+                    bytes,
+                    whole: true,
+                })
+        };
+        if let Some(f) = &fetched {
+            self.check_index(f, key)?;
         }
         let fetched = fetched.map(Arc::new);
         *held = Some(fetched.clone());
@@ -236,22 +292,18 @@ impl Sharding {
     }
 
     /// Checks that a shard holds its whole index and that the index's checksum matches.
-    fn check_index(&self, shard: &[u8], key: &str) -> Result<()> {
+    fn check_index(&self, shard: &Fetched, key: &str) -> Result<()> {
         let n = self.index_bytes();
-        if shard.len() < n {
+        if shard.size < n as u64 || shard.bytes.len() < shard.index_at + n {
             return Err(bad(
                 key,
                 format!(
                     "a shard of {} bytes, shorter than its {n}-byte index",
-                    shard.len()
+                    shard.size
                 ),
             ));
         }
-        let index = if self.at_start {
-            &shard[..n]
-        } else {
-            &shard[shard.len() - n..]
-        };
+        let index = &shard.bytes[shard.index_at..shard.index_at + n];
         if self.crc {
             let (entries, sum) = index.split_at(n - 4);
             let want = u32::from_le_bytes(sum.try_into().unwrap_or_default());
