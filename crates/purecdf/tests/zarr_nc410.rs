@@ -9,8 +9,9 @@
 //! - stores we write are read by 4.10 with every dimension, variable and value as we read them,
 //!   and the `_Codecs` texts agree. With netcdf-c 4.9.0's attribute-type key (our default,
 //!   `_NCZARR_ATTR`) 4.10 shows that key as an attribute of its own and infers the other
-//!   attributes' types from their JSON values; with `mode=nc410` (4.10's `_nczarr_attr`) it
-//!   reads every attribute exactly.
+//!   attributes' types from their JSON values, and it cannot open a store holding a char (`<U1`)
+//!   or string (vlen-utf8) array; with `mode=nc410` (4.10's `_nczarr_attr`, chars `>S1`, strings
+//!   `|S128`) it reads every attribute and variable exactly.
 //!
 //! A Python with netCDF4 comes from `$PURECDF_PYTHON` or `python3`; without one the tests skip,
 //! or fail under `PURECDF_REQUIRE_REFERENCE=1`.
@@ -137,8 +138,8 @@ fn netcdf_c_410_stores_read_as_it_reads_them() {
 type Filters = &'static [(u32, &'static [u32])];
 
 /// Writes our test dataset at `url`: filters zlib with shuffle, zstd and blosc, groups, an
-/// unlimited dimension, attributes of every type.
-fn write_ours(url: &str) {
+/// unlimited dimension, attributes of every type; with `text`, char and string variables too.
+fn write_ours(url: &str, text: bool) {
     let mut f = purecdf::create_with(url, purecdf::Format::Netcdf4).unwrap();
     let root = GroupId(0);
     let x = f.add_dimension("x", 40).unwrap();
@@ -197,6 +198,17 @@ fn write_ours(url: &str) {
     f.def_var_deflate(w, false, Some(9)).unwrap();
     f.put_raw_values(w, &Values::UShort((0..160).map(|i| i * 400).collect()), ..)
         .unwrap();
+    if text {
+        let c = f.add_variable_in(g, "c", NcType::Char, &[z]).unwrap();
+        f.put_raw_values(c, &Values::Char(b"abcd".to_vec()), ..)
+            .unwrap();
+        let strings = f.add_variable_in(g, "st", NcType::String, &[z]).unwrap();
+        let long = "x".repeat(128);
+        let words = ["", "one", "th\u{e9}", long.as_str()];
+        let words = words.iter().map(|w| Some(w.to_string())).collect();
+        f.put_raw_values(strings, &Values::String(words), ..)
+            .unwrap();
+    }
     let h = f.add_group_in(g, "h").unwrap();
     let s = f.add_variable_in(h, "s", NcType::Int64, &[]).unwrap();
     f.put_raw_values(s, &Values::Int64(vec![-(1 << 62)]), ..)
@@ -212,15 +224,28 @@ fn netcdf_c_410_reads_our_stores() {
     let dir = tempfile::tempdir().unwrap();
     let default = dir.path().join("ours.zarr");
     let nc410 = dir.path().join("ours410.zarr");
-    write_ours(&format!("file://{}#mode=nczarr,file", default.display()));
-    write_ours(&format!(
-        "file://{}#mode=nczarr,file,nc410",
-        nc410.display()
-    ));
+    let with_text = dir.path().join("ours_text.zarr");
+    write_ours(
+        &format!("file://{}#mode=nczarr,file", default.display()),
+        false,
+    );
+    write_ours(
+        &format!("file://{}#mode=nczarr,file,nc410", nc410.display()),
+        true,
+    );
+    write_ours(
+        &format!("file://{}#mode=nczarr,file", with_text.display()),
+        true,
+    );
     let text = nczarr_expect::run_data_script(
         &py,
         "nczarr/nc410_interop.py",
-        &["read".as_ref(), default.as_os_str(), nc410.as_os_str()],
+        &[
+            "read".as_ref(),
+            default.as_os_str(),
+            nc410.as_os_str(),
+            with_text.as_os_str(),
+        ],
     );
     let views = Json::parse(&text).unwrap();
     let mut problems = Vec::new();
@@ -241,6 +266,15 @@ fn netcdf_c_410_reads_our_stores() {
             }
         }
         problems.extend(codec_differences(&file, view.get("codecs"), &label));
+    }
+    // 4.10 cannot open a store holding a `<U1` (char) or vlen-utf8 (string) array, which the
+    // default layout writes as 4.9.0 does.
+    if views
+        .get(&with_text.display().to_string())
+        .opt("error")
+        .is_none()
+    {
+        problems.push("4.10 opened a default-layout store with char and string variables".into());
     }
     // What 4.10 makes of the default layout's attributes.
     let root = &views
@@ -265,4 +299,54 @@ fn netcdf_c_410_reads_our_stores() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// netcdf-c 4.10's layout, without Python: we read back what we wrote (chars `>S1`, strings
+/// `|S128`, attribute types in `_nczarr_attr`), and a string longer than 128 bytes is refused
+/// rather than cut short.
+#[test]
+fn nc410_layout_reads_back_and_refuses_long_strings() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("ours410.zarr");
+    write_ours(
+        &format!("file://{}#mode=nczarr,file,nc410", store.display()),
+        true,
+    );
+    let zattrs = std::fs::read_to_string(store.join(".zattrs")).unwrap();
+    assert!(
+        zattrs.contains("\"_nczarr_attr\"") && !zattrs.contains("_NCZARR_ATTR"),
+        "{zattrs}"
+    );
+    let zarray = std::fs::read_to_string(store.join("g/st/.zarray")).unwrap();
+    assert!(zarray.contains("\"|S128\""), "{zarray}");
+    let file = purecdf::open(&store).unwrap();
+    let st = var_at(&file, "/g/st").unwrap();
+    let got = file.variable_by_id(st).get_raw_values(..).unwrap();
+    let long = "x".repeat(128);
+    let want: Vec<Option<String>> = ["", "one", "th\u{e9}", long.as_str()]
+        .iter()
+        .map(|w| Some(w.to_string()))
+        .collect();
+    assert_eq!(got, Values::String(want));
+    let c = var_at(&file, "/g/c").unwrap();
+    assert_eq!(file.variable_by_id(c).nc_type(), NcType::Char);
+    let f_att = file.schema().groups[0]
+        .atts
+        .iter()
+        .find(|a| a.name == "f")
+        .unwrap();
+    assert_eq!(f_att.values, Values::Float(vec![0.5, -1.25]));
+    // A string of 129 bytes does not fit.
+    let url = format!(
+        "file://{}#mode=nczarr,file,nc410",
+        dir.path().join("long.zarr").display()
+    );
+    let mut f = purecdf::create_with(&url, purecdf::Format::Netcdf4).unwrap();
+    let n = f.add_dimension("n", 1).unwrap();
+    let v = f
+        .add_variable_in(GroupId(0), "s", NcType::String, &[n])
+        .unwrap();
+    let put = f.put_raw_values(v, &Values::String(vec![Some("y".repeat(129))]), ..);
+    let closed = put.and_then(|()| f.close());
+    assert!(closed.is_err(), "a 129-byte string went into |S128");
 }

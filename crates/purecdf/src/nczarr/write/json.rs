@@ -84,6 +84,10 @@ pub(crate) fn values(v: &Values) -> Value {
     }
 }
 
+/// The size of a string element in netcdf-c 4.10's layout (its default `_nczarr_maxstrlen`):
+/// string variables are `|S128`, string attributes are typed so.
+pub(crate) const NC410_STRING_BYTES: usize = 128;
+
 /// Where a `.zattrs` records its attributes' netCDF types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AttrTypes {
@@ -93,7 +97,9 @@ pub(crate) enum AttrTypes {
     /// as an attribute and infers the types from the values.
     Nc490,
     /// `_nczarr_attr`, as netcdf-c 4.10 writes it (char `>S1`, string `|S128`, the key itself
-    /// `|J0`); 4.9.0 shows the key as an attribute and infers the types.
+    /// `|J0`); 4.9.0 shows the key as an attribute and infers the types. String variables are
+    /// then `|S128` arrays and char variables `>S1` (4.10 cannot open a store holding a
+    /// vlen-utf8 or a `<U1` array, 4.9.0's own char arrays included).
     Nc410,
 }
 
@@ -113,7 +119,7 @@ pub(crate) fn zattrs(
         m.insert(a.name.clone(), values(&a.values));
         let spelled = match (types_at, a.values.nc_type()) {
             (AttrTypes::Nc410, NcType::Char) => Some(">S1".to_string()),
-            (AttrTypes::Nc410, NcType::String) => Some("|S128".to_string()),
+            (AttrTypes::Nc410, NcType::String) => Some(format!("|S{NC410_STRING_BYTES}")),
             (_, t) => dtype(t, false),
         };
         if let Some(d) = spelled {

@@ -198,8 +198,18 @@ impl NczarrWriter {
         }
         let settings = &self.defs.vars[v.0];
         let big = settings.big_endian == Some(true) && var.typ.atomic_size().is_some_and(|n| n > 1);
-        let dtype = json::dtype(var.typ, big)
-            .ok_or_else(|| Error::with_detail(ErrorKind::BadType, "user types in NCZarr"))?;
+        // netcdf-c 4.10 cannot open stores holding vlen-utf8 or `<U1` arrays; in its layout
+        // strings are fixed-size bytes and chars `>S1`, as it writes them.
+        let nc410 = self.attr_types() == json::AttrTypes::Nc410;
+        let fixed_strings = var.typ == NcType::String && nc410;
+        let dtype = if fixed_strings {
+            format!("|S{}", json::NC410_STRING_BYTES)
+        } else if var.typ == NcType::Char && nc410 {
+            ">S1".to_string()
+        } else {
+            json::dtype(var.typ, big)
+                .ok_or_else(|| Error::with_detail(ErrorKind::BadType, "user types in NCZarr"))?
+        };
         let scalar = var.dims.is_empty();
         let shape: Vec<u64> = if scalar {
             vec![1]
@@ -210,10 +220,13 @@ impl NczarrWriter {
             Chunking::Chunked(c) if !scalar => c.iter().map(|c| (*c).max(1)).collect(),
             _ => shape.iter().map(|n| (*n).max(1)).collect(),
         };
-        let elem = var.typ.atomic_size().unwrap_or(16);
+        let elem = match fixed_strings {
+            true => json::NC410_STRING_BYTES,
+            false => var.typ.atomic_size().unwrap_or(16),
+        };
         let chunk_bytes = chunks.iter().product::<u64>() as usize * elem;
         let mut codecs = Vec::new();
-        if var.typ == NcType::String {
+        if var.typ == NcType::String && !fixed_strings {
             codecs.push(super::codecs::Codec::from_config(
                 &json!({"id": "vlen-utf8"}),
                 elem,
