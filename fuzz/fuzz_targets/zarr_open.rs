@@ -1,6 +1,8 @@
 //! Fuzzes the Zarr metadata parser and chunk reader: the input is a small store (entries of a
 //! one-byte key length, the key, a two-byte little-endian value length, the value), opened with
-//! `purecdf::open_store` and every variable read whole when it is small. Errors are fine;
+//! `purecdf::open_store` and every variable read whole when it is small, then its first element
+//! alone (a read that touches one chunk, or one inner chunk of a Zarr v3 shard). Version 2 and
+//! version 3 (`zarr.json`, sharding included) metadata both go through here. Errors are fine;
 //! panics, hangs and unbounded allocations are not.
 #![no_main]
 
@@ -35,5 +37,8 @@ fuzz_target!(|data: &[u8]| {
         if v.len() <= 1 << 16 {
             let _ = v.get_raw_values(..);
         }
+        let rank = v.dimensions().len();
+        let (start, count) = (vec![0usize; rank], vec![1usize; rank]);
+        let _ = v.get_raw_values((start.as_slice(), count.as_slice()));
     }
 });

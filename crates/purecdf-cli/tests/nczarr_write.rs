@@ -170,3 +170,45 @@ fn nccopy_to_nczarr_and_back_keeps_the_data() {
     }
     support::assert_no_failures("nccopy through NCZarr", &failures);
 }
+
+/// netcdf-c 4.9.0 has no unlimited dimensions in NCZarr (its `ncgen` refuses them) and crashed on
+/// the `{"size": n, "unlimited": 1}` form that 4.10 reads: our stores give 4.9.0's keys the
+/// current length, so 4.9.0 reads the dimension as fixed, and keep the object in 4.10's keys,
+/// which our reader and 4.10 follow.
+#[test]
+fn unlimited_dimensions_read_by_netcdf_c_4_9_0_as_fixed() {
+    let work = tempfile::tempdir().unwrap();
+    let cdl = work.path().join("unlim.cdl");
+    std::fs::write(
+        &cdl,
+        "netcdf unlim {\ndimensions:\n\tx = 3 ;\n\tt = UNLIMITED ;\nvariables:\n\
+         \tint rec(t, x) ;\n\tfloat v(x) ;\ndata:\n\trec = 1, 2, 3, 4, 5, 6 ;\n\
+         \tv = 0.5, 1.5, 2.5 ;\n}\n",
+    )
+    .unwrap();
+    let store = work.path().join("unlim.zarr");
+    let url = format!("file://{}#mode=nczarr,file", store.display());
+    let gen = run(
+        OURS.ncgen,
+        ["-4", "-o", url.as_str(), &cdl.to_string_lossy()],
+        work.path(),
+    );
+    assert!(gen.success, "{}", String::from_utf8_lossy(&gen.stderr));
+    let ours = run(OURS.ncdump, [url.as_str()], work.path());
+    assert!(ours.success, "{}", String::from_utf8_lossy(&ours.stderr));
+    let text = String::from_utf8_lossy(&ours.stdout).into_owned();
+    assert!(text.contains("t = UNLIMITED ; // (2 currently)"), "{text}");
+    if !Path::new(REF_NCDUMP).is_file() {
+        support::unavailable::<()>("the reference ncdump");
+        return;
+    }
+    let mut failures = Vec::new();
+    let want = text.replace("t = UNLIMITED ; // (2 currently)", "t = 2 ;");
+    check(
+        "netcdf-c ncdump of a store with an unlimited dimension",
+        &run(REF_NCDUMP, [url.as_str()], work.path()),
+        want.as_bytes(),
+        &mut failures,
+    );
+    support::assert_no_failures("unlimited dimensions for netcdf-c 4.9.0", &failures);
+}

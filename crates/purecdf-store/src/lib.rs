@@ -4,7 +4,9 @@
 //! A key is a `/`-separated path relative to the store's root, without a leading `/`
 //! (`"g/v/.zarray"`, `"v/0.0"`); the empty key is the root. The [`Store`] trait has the four
 //! operations a Zarr layer needs: read a whole object, write one, erase a key or a whole prefix,
-//! and list the immediate children of a prefix. A missing key is `Ok(None)`, not an error.
+//! and list the immediate children of a prefix; and reading part of an object
+//! ([`Store::get_range`], which [`DirectoryStore`] does without reading the rest). A missing key
+//! is `Ok(None)`, not an error.
 //!
 //! Implementations: [`DirectoryStore`] (a directory tree: one file per key, netcdf-c's `file`
 //! mode), [`ZipStore`] (a zip archive, netcdf-c's `zip` mode, and zarr-python's `ZipStore`) and
@@ -75,6 +77,34 @@ pub enum StoreError {
 /// Result type of store operations.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// A part of an object to read with [`Store::get_range`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteRange {
+    /// `len` bytes from byte `start`.
+    From {
+        /// The first byte.
+        start: u64,
+        /// How many bytes.
+        len: u64,
+    },
+    /// The last `n` bytes.
+    Last(u64),
+}
+
+impl ByteRange {
+    /// The bytes of this range in an object of `size` bytes, as `start..end` (cut short where
+    /// the object ends first).
+    pub fn within(self, size: u64) -> std::ops::Range<u64> {
+        match self {
+            ByteRange::From { start, len } => {
+                let start = start.min(size);
+                start..start.saturating_add(len).min(size)
+            }
+            ByteRange::Last(n) => size.saturating_sub(n)..size,
+        }
+    }
+}
+
 /// A key/value store holding one Zarr dataset. Implementations are shared between threads:
 /// reads take `&self` and may run concurrently.
 pub trait Store: Send + Sync + Debug {
@@ -118,6 +148,27 @@ pub trait Store: Send + Sync + Debug {
     /// [`StoreError::Io`] on failure.
     fn sync(&self) -> Result<()> {
         self.flush()
+    }
+
+    /// Part of the object at `key` and the object's whole size in bytes, or `None` when there
+    /// is no such key. The part is shorter than asked where the object ends first. The default
+    /// reads the whole object; stores that can read a part alone override it and
+    /// [`Store::reads_parts`].
+    ///
+    /// # Errors
+    /// As [`Store::get`].
+    fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<(Vec<u8>, u64)>> {
+        Ok(self.get(key)?.map(|all| {
+            let size = all.len() as u64;
+            let r = range.within(size);
+            (all[r.start as usize..r.end as usize].to_vec(), size)
+        }))
+    }
+
+    /// True when [`Store::get_range`] reads only the part asked for (false: it reads the whole
+    /// object, and a reader wanting several parts does better to [`Store::get`] it once).
+    fn reads_parts(&self) -> bool {
+        false
     }
 
     /// True when `key` holds an object. The default reads it; stores override it with a

@@ -188,3 +188,115 @@ fn bad_dimension_references_name_the_key() {
     let e = purecdf::open_store(store(&[(".zgroup", g), ("v/.zarray", z.as_bytes())])).unwrap_err();
     assert!(e.to_string().contains("v/.zarray"), "{e}");
 }
+
+/// As `read_fails`, with the objects in a directory store.
+fn dir_read_fails(objects: &[(&str, &[u8])], key: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    for (k, v) in objects {
+        let path = dir.path().join(k);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, v).unwrap();
+    }
+    let f = purecdf::open(dir.path()).unwrap();
+    match f.variable("v").unwrap().get_raw_values(..) {
+        Ok(x) => panic!("read {x:?} from a bad {key} in a directory"),
+        Err(e) => assert!(e.to_string().contains(key), "{e} does not name {key}"),
+    }
+}
+
+/// The `zarr.json` of a Zarr v3 int32 array `v` of `shape` in shards of `shard` holding inner
+/// chunks of `inner`, its shard index at `at` encoded by `index_codecs`.
+fn sharded_v3(shape: &str, shard: &str, inner: &str, at: &str, index_codecs: &str) -> String {
+    format!(
+        r#"{{"zarr_format": 3, "node_type": "array", "shape": {shape}, "data_type": "int32",
+        "chunk_grid": {{"name": "regular", "configuration": {{"chunk_shape": {shard}}}}},
+        "chunk_key_encoding": {{"name": "default"}}, "fill_value": 7,
+        "codecs": [{{"name": "sharding_indexed", "configuration": {{"chunk_shape": {inner},
+            "codecs": [{{"name": "bytes", "configuration": {{"endian": "little"}}}}],
+            "index_codecs": {index_codecs}, "index_location": "{at}"}}}}]}}"#
+    )
+}
+
+const V3_GROUP: (&str, &[u8]) = ("zarr.json", br#"{"zarr_format": 3, "node_type": "group"}"#);
+const BYTES_INDEX: &str = r#"[{"name": "bytes", "configuration": {"endian": "little"}}]"#;
+const CRC_INDEX: &str =
+    r#"[{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]"#;
+
+/// A shard of two inner chunks of two int32 each, index at the end without a checksum:
+/// `entries` are the index's (offset, nbytes) pairs.
+fn shard(data: &[i32], entries: [(u64, u64); 2]) -> Vec<u8> {
+    let mut out: Vec<u8> = data.iter().flat_map(|x| x.to_le_bytes()).collect();
+    for (o, n) in entries {
+        out.extend(o.to_le_bytes());
+        out.extend(n.to_le_bytes());
+    }
+    out
+}
+
+#[test]
+fn hostile_v3_shards_name_the_key() {
+    let meta = sharded_v3("[6]", "[4]", "[2]", "end", BYTES_INDEX);
+    let za = ("v/zarr.json", meta.as_bytes());
+    // A good first shard whose second inner chunk was never written; no second shard.
+    let good = shard(&[1, 2], [(0, 8), (u64::MAX, u64::MAX)]);
+    let f = purecdf::open_store(store(&[V3_GROUP, za, ("v/c/0", &good)])).unwrap();
+    let v = f.variable("v").unwrap().get_raw_values(..).unwrap();
+    assert_eq!(v, Values::Int(vec![1, 2, 7, 7, 7, 7]));
+    // A shard shorter than its index; an entry running past the shard; one whose end
+    // overflows; an inner chunk of the wrong size.
+    let short = good[..20].to_vec();
+    let past = shard(&[1, 2], [(0, 8), (4, 100)]);
+    let wrap = shard(&[1, 2], [(u64::MAX - 2, 8), (0, 8)]);
+    let size = shard(&[1, 2], [(0, 4), (0, 8)]);
+    for bad in [short, past, wrap, size] {
+        read_fails(&[V3_GROUP, za, ("v/c/0", &bad)], "v/c/0");
+        // A directory store reads the index and the inner chunk alone: the same errors.
+        dir_read_fails(&[V3_GROUP, za, ("v/c/0", &bad)], "v/c/0");
+    }
+    // A checksummed index that fails its checksum, and one cut short.
+    let meta = sharded_v3("[6]", "[4]", "[2]", "start", CRC_INDEX);
+    let za = ("v/zarr.json", meta.as_bytes());
+    let mut bad = vec![0u8; 36];
+    bad.extend([1, 0, 0, 0, 2, 0, 0, 0]);
+    for objects in [
+        [V3_GROUP, za, ("v/c/0", &bad[..])],
+        [V3_GROUP, za, ("v/c/0", &bad[..30])],
+    ] {
+        read_fails(&objects, "v/c/0");
+        dir_read_fails(&objects, "v/c/0");
+    }
+    // Absurd shard layouts are refused when the store opens, naming the array's zarr.json:
+    // shards not a multiple of the inner chunks, 2^40 inner chunks a shard, inner chunks of
+    // 2^62 elements, and an index location that is neither start nor end.
+    for meta in [
+        sharded_v3("[6]", "[4]", "[3]", "end", BYTES_INDEX),
+        sharded_v3("[6]", "[4]", "[2, 2]", "end", BYTES_INDEX),
+        sharded_v3(
+            "[1099511627776]",
+            "[1099511627776]",
+            "[1]",
+            "end",
+            BYTES_INDEX,
+        ),
+        sharded_v3(
+            "[4611686018427387904]",
+            "[4611686018427387904]",
+            "[4611686018427387904]",
+            "end",
+            BYTES_INDEX,
+        ),
+        sharded_v3("[6]", "[4]", "[2]", "middle", BYTES_INDEX),
+    ] {
+        open_fails(
+            &[V3_GROUP, ("v/zarr.json", meta.as_bytes())],
+            ErrorKind::Nczarr,
+            "v/zarr.json",
+        );
+    }
+    // Index codecs this reader does not know: the store opens, reading fails with
+    // NC_ENOFILTER.
+    let meta = sharded_v3("[6]", "[4]", "[2]", "end", r#"[{"name": "gzip"}]"#);
+    let f = purecdf::open_store(store(&[V3_GROUP, ("v/zarr.json", meta.as_bytes())])).unwrap();
+    let e = f.variable("v").unwrap().get_raw_values(..).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NoFilter, "{e}");
+}

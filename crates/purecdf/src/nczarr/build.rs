@@ -54,8 +54,11 @@ pub(crate) enum Flavour {
 pub(crate) struct Built {
     pub(crate) schema: Schema,
     pub(crate) arrays: Vec<ArrayMeta>,
-    /// Variables whose NCZarr storage is "scalar" (rank 0 in netCDF, shape `[1]` in Zarr).
+    /// Which NCZarr keys the store uses.
     pub(crate) flavour: Flavour,
+    /// The root's attribute types are in netcdf-c 4.10's `_nczarr_attr` alone (a store 4.10
+    /// wrote, or ours with `mode=nc410`): writers keep that layout.
+    pub(crate) attrs_410: bool,
 }
 
 fn bad(key: &str, what: impl std::fmt::Display) -> Error {
@@ -111,6 +114,9 @@ pub(crate) fn build(src: &MetaSource<'_>, modes: Modes) -> Result<Built> {
     let by_netcdf_c = zattrs
         .as_ref()
         .is_some_and(|a| a.contains_key("_NCProperties"));
+    let attrs_410 = zattrs
+        .as_ref()
+        .is_some_and(|a| a.contains_key("_nczarr_attr") && !a.contains_key("_NCZARR_ATTR"));
     let mut b = Builder {
         src,
         flavour,
@@ -128,6 +134,7 @@ pub(crate) fn build(src: &MetaSource<'_>, modes: Modes) -> Result<Built> {
             schema: b.schema,
             arrays: b.arrays,
             flavour,
+            attrs_410,
         });
     }
     atts.push(Attribute {
@@ -142,6 +149,7 @@ pub(crate) fn build(src: &MetaSource<'_>, modes: Modes) -> Result<Built> {
         schema: b.schema,
         arrays: b.arrays,
         flavour,
+        attrs_410,
     })
 }
 
@@ -159,7 +167,8 @@ impl Builder<'_> {
                 .map(Value::Object),
             Flavour::V2 => nc_key(
                 &[zgroup.as_ref(), zattrs.as_ref()],
-                &["_NCZARR_GROUP", "_nczarr_group"],
+                // 4.10's key first: where we write both, only it marks unlimited dimensions.
+                &["_nczarr_group", "_NCZARR_GROUP"],
             )
             .cloned(),
         };
@@ -311,7 +320,8 @@ impl Builder<'_> {
         let nczarr = self.flavour != Flavour::Pure
             || self.by_netcdf_c
             || nc_key(&[zattrs.as_ref()], &["_NCZARR_ATTR", "_nczarr_attr"]).is_some();
-        let meta = ArrayMeta::parse(&zarray, &vprefix, &zarray_key, nczarr)?;
+        let shown = self.src.shown_key(&zarray_key);
+        let meta = ArrayMeta::parse(&zarray, &vprefix, &shown, nczarr)?;
         let ncarray = match self.flavour {
             Flavour::Pure => None,
             Flavour::V1 => self

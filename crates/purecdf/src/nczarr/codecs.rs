@@ -88,9 +88,14 @@ impl Codec {
         let level = |default: i64| int(config, "level", default) as u32;
         let kind = match id {
             "zlib" => hdf5(h5filter::DEFLATE, vec![level(1)]),
+            // netcdf-c 4.10 writes `elementsize: 0`, meaning the array's element size (as the
+            // HDF5 shuffle filter fills in its parameter).
             "shuffle" => hdf5(
                 h5filter::SHUFFLE,
-                vec![int(config, "elementsize", elem_size as i64) as u32],
+                vec![match int(config, "elementsize", 0) {
+                    n if n > 0 => n as u32,
+                    _ => elem_size as u32,
+                }],
             ),
             "fletcher32" => hdf5(h5filter::FLETCHER32, Vec::new()),
             "bz2" => hdf5(h5filter::BZIP2, vec![level(9)]),
@@ -278,7 +283,7 @@ impl Codec {
 }
 
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as Zarr v3's `crc32c` codec uses.
-fn crc32c(data: &[u8]) -> u32 {
+pub(crate) fn crc32c(data: &[u8]) -> u32 {
     const TABLE: [u32; 256] = {
         let mut t = [0u32; 256];
         let mut i = 0;
@@ -521,6 +526,13 @@ mod tests {
         );
         let ids: Vec<_> = c.codecs.iter().filter_map(Codec::hdf5_filter).collect();
         assert_eq!(ids, vec![(2, vec![4]), (1, vec![5])]);
+        // netcdf-c 4.10's `elementsize: 0` is the array's element size (4 here).
+        let z = chain(r#"{"filters": [{"id": "shuffle", "elementsize": 0}], "compressor": null}"#);
+        assert_eq!(z.codecs[0].hdf5_filter(), Some((2, vec![4])));
+        let data: Vec<u8> = (0..16).collect();
+        let stored = z.encode(data.clone()).unwrap();
+        assert_eq!(&stored[..4], &[0, 4, 8, 12]);
+        assert_eq!(z.decode(stored, 16).unwrap(), data);
         let u = chain(r#"{"compressor": {"id": "nosuch"}}"#);
         assert!(u.codecs[0].unavailable().is_some());
         let v: Value = serde_json::from_str(r#"{"compressor": 7}"#).unwrap();

@@ -43,8 +43,10 @@ pub(crate) struct ArrayMeta {
     pub(crate) separator: char,
     /// Zarr v3's default chunk keys: `c/0/1` (`c` for a 0-d array) rather than `0.1`.
     pub(crate) v3_keys: bool,
-    /// Codecs.
+    /// Codecs (of the inner chunks of a sharded array).
     pub(crate) chain: Chain,
+    /// A sharded Zarr v3 array's shard layout (`chunks` are then its inner chunks).
+    pub(crate) sharding: Option<super::shard::Sharding>,
     /// The `.zarray` object as read (rewritten with only its shape changed when the array
     /// grows).
     pub(crate) zarray: Map<String, Value>,
@@ -129,6 +131,7 @@ impl ArrayMeta {
             ));
         }
         let fill = fill_value(zarray.get("fill_value"), dtype, key)?;
+        let sharding = super::shard::Sharding::parse(zarray, &chunks, key)?;
         Ok(ArrayMeta {
             key: prefix.to_string(),
             shape,
@@ -141,6 +144,7 @@ impl ArrayMeta {
                 .get("chunk_key_encoding")
                 .is_some_and(|e| e.get("name").and_then(Value::as_str) != Some("v2")),
             chain,
+            sharding,
             zarray: zarray.clone(),
         })
     }
@@ -203,8 +207,7 @@ impl ArrayMeta {
         coords: &[u64],
         dst: &mut [u8],
     ) -> Result<bool> {
-        let key = super::read::chunk_key(self, coords);
-        let Some(stored) = self.fetch(store, &key)? else {
+        let Some((key, stored)) = self.fetch_chunk(store, coords)? else {
             return Ok(false);
         };
         self.chain
@@ -219,19 +222,28 @@ impl ArrayMeta {
         Ok(true)
     }
 
-    /// The stored bytes of a chunk, or `None` when it is missing.
-    pub(crate) fn fetch(
+    /// The stored bytes of the chunk at `coords` (an inner chunk of a sharded array) and the key
+    /// to name it by, or `None` when it is missing.
+    ///
+    /// # Errors
+    /// NC_ENOFILTER for a codec this build lacks; a malformed shard; store errors.
+    pub(crate) fn fetch_chunk(
         &self,
         store: &dyn purecdf_store::Store,
-        key: &str,
-    ) -> Result<Option<Vec<u8>>> {
+        coords: &[u64],
+    ) -> Result<Option<(String, Vec<u8>)>> {
         if let Some(c) = self.chain.codecs.iter().find_map(|c| c.unavailable()) {
             return Err(Error::with_detail(
                 ErrorKind::NoFilter,
                 format!("{}: {c}", self.key),
             ));
         }
-        store.get(key).map_err(super::store_err)
+        if let Some(sharding) = &self.sharding {
+            return sharding.inner_chunk(store, self, coords);
+        }
+        let key = super::read::chunk_key(self, coords);
+        let stored = store.get(&key).map_err(super::store_err)?;
+        Ok(stored.map(|s| (key, s)))
     }
 }
 

@@ -13,6 +13,7 @@ mod dtype;
 mod json;
 mod meta;
 mod read;
+mod shard;
 mod source;
 mod strings;
 pub(crate) mod url;
@@ -149,7 +150,7 @@ impl NczarrFile {
     pub fn from_store(store: Box<dyn Store>, zarr_only: bool) -> Result<NczarrFile> {
         let modes = Modes {
             zarr: zarr_only,
-            noxarray: false,
+            ..Modes::default()
         };
         Self::from_store_modes(store, modes)
     }
@@ -169,15 +170,23 @@ impl NczarrFile {
         self.pure
     }
 
-    /// The `_Codecs` text of a variable: its codec configurations as a JSON list.
+    /// The `_Codecs` text of a variable as netcdf-c builds it: each codec's configuration, in
+    /// chain order (`filters`, then `compressor`), as netcdf-c's JSON printer writes it (keys in
+    /// stored order), joined by `,` inside `[...]`.
     fn codecs(&self, var: VarId) -> Option<String> {
         let a = self.arrays.get(var.0)?;
         if a.chain.codecs.is_empty() {
             return None;
         }
-        let list: Vec<serde_json::Value> =
-            a.chain.codecs.iter().map(|c| c.config.clone()).collect();
-        Some(serde_json::Value::Array(list).to_string())
+        let mut text = String::from("[");
+        for (i, c) in a.chain.codecs.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            attrs::nc_json(&c.config, &mut text);
+        }
+        text.push(']');
+        Some(text)
     }
 }
 

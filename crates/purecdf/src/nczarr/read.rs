@@ -346,6 +346,7 @@ mod tests {
                 separator: '.',
                 v3_keys: false,
                 chain: Default::default(),
+                sharding: None,
                 zarray: Default::default(),
             };
             let missing = [1u64, 1, 0];

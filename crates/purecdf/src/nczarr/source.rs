@@ -190,6 +190,16 @@ impl<'a> MetaSource<'a> {
         ))
     }
 
+    /// The key to name in messages about the object at v2 key `key`: in a version 3 store, the
+    /// `zarr.json` it is translated from.
+    pub(crate) fn shown_key(&self, key: &str) -> String {
+        match (self.v3, key.rsplit_once('/')) {
+            (false, _) => key.to_string(),
+            (true, Some((prefix, _))) => purecdf_store::join_key(prefix, "zarr.json"),
+            (true, None) => "zarr.json".to_string(),
+        }
+    }
+
     /// A v2 object of a version 3 store, from the `zarr.json` of its node.
     fn v3_object(&self, key: &str) -> Result<Option<Map<String, Value>>> {
         let (prefix, what) = match key.rsplit_once('/') {

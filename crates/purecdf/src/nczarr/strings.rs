@@ -4,7 +4,7 @@
 
 use super::dtype::Dtype;
 use super::meta::{ArrayMeta, Fill};
-use super::read::{chunk_key, chunk_parts, for_each_chunk, for_each_run};
+use super::read::{chunk_parts, for_each_chunk, for_each_run};
 use crate::error::{Error, ErrorKind, Result};
 use crate::selection::Hyperslab;
 
@@ -96,8 +96,7 @@ pub(crate) fn read_string_chunk(
     meta: &ArrayMeta,
     coords: &[u64],
 ) -> Result<Option<Vec<Option<String>>>> {
-    let key = chunk_key(meta, coords);
-    let Some(stored) = meta.fetch(store, &key)? else {
+    let Some((key, stored)) = meta.fetch_chunk(store, coords)? else {
         return Ok(None);
     };
     let per_chunk = meta.chunk_elements();

@@ -6,7 +6,9 @@
 //! Mode words: `nczarr`, `zarr` (pure Zarr), `xarray`/`noxarray` (use `_ARRAY_DIMENSIONS` or not),
 //! and the storage `file`, `zip` or `s3`. As netcdf-c infers them: `xarray` and `noxarray` imply
 //! `zarr`, `zarr` implies `nczarr`; with no storage word, a `file:` URL is a directory unless its
-//! path ends in `.zip`.
+//! path ends in `.zip`. purecdf adds `nc410`: write NCZarr in netcdf-c 4.10's layout (attribute
+//! types in `_nczarr_attr`, chars `>S1`, strings `|S128`; see `write::json::AttrTypes`);
+//! netcdf-c ignores the word.
 
 use std::path::PathBuf;
 
@@ -30,6 +32,10 @@ pub(crate) struct Modes {
     pub(crate) zarr: bool,
     /// `noxarray`: do not use (read or write) `_ARRAY_DIMENSIONS`.
     pub(crate) noxarray: bool,
+    /// `nc410` (purecdf's own word, not netcdf-c's): write NCZarr in netcdf-c 4.10's layout
+    /// (attribute types in `_nczarr_attr` rather than 4.9.0's `_NCZARR_ATTR`, chars `>S1`,
+    /// strings `|S128`).
+    pub(crate) nc410: bool,
 }
 
 /// A parsed dataset location.
@@ -92,6 +98,10 @@ fn parse_url(body: &str, scheme: Option<&str>, fragment: &str) -> Result<Locatio
     for w in &words {
         match w.as_str() {
             "nczarr" => nczarr = true,
+            "nc410" => {
+                nczarr = true;
+                modes.nc410 = true;
+            }
             "zarr" => modes.zarr = true,
             "xarray" => modes.zarr = true,
             "noxarray" => {

@@ -7,8 +7,9 @@
 //! netcdf-c reads no Zarr v3. We read it by translating each `zarr.json` into the version 2
 //! objects the rest of the reader knows (`.zgroup`, `.zattrs` with `_ARRAY_DIMENSIONS` from the
 //! dimension names, `.zarray` with v2 dtype and numcodecs configurations) keeping the v3
-//! `chunk_key_encoding`, which [`super::meta::ArrayMeta`] follows. Sharding is not read yet
-//! (NC_ENOFILTER when data is read).
+//! `chunk_key_encoding`, which [`super::meta::ArrayMeta`] follows. A sharded array (the
+//! `sharding_indexed` codec alone in the chain) becomes an array of its inner chunks, with the
+//! shard layout under a private key that [`super::shard`] reads.
 
 use serde_json::{json, Map, Value};
 
@@ -73,57 +74,43 @@ fn array(node: &Map<String, Value>, key: &str) -> Result<Map<String, Value>> {
         .get("codecs")
         .and_then(Value::as_array)
         .ok_or_else(|| bad(key, "no codecs"))?;
-    let mut big = false;
-    let mut fortran = false;
-    let mut v2codecs: Vec<Value> = Vec::new();
-    for c in codecs {
-        let name = c.get("name").and_then(Value::as_str).unwrap_or("");
-        let conf = c.get("configuration").cloned().unwrap_or_else(|| json!({}));
-        match name {
-            "bytes" => big = conf.get("endian").and_then(Value::as_str) == Some("big"),
-            "transpose" => {
-                let order: Vec<u64> = conf
-                    .get("order")
-                    .and_then(Value::as_array)
-                    .map(|o| o.iter().filter_map(Value::as_u64).collect())
-                    .unwrap_or_default();
-                let n = order.len() as u64;
-                if order
-                    .iter()
-                    .enumerate()
-                    .all(|(i, &o)| o == n - 1 - i as u64)
-                {
-                    fortran = true;
-                } else if !order.iter().enumerate().all(|(i, &o)| o == i as u64) {
-                    v2codecs.push(json!({"id": format!("transpose {order:?}")}));
+    let mut chunks = chunks;
+    let mut sharding = None;
+    let (big, fortran, v2codecs) = match codecs.as_slice() {
+        [only] if only.get("name").and_then(Value::as_str) == Some("sharding_indexed") => {
+            let conf = only.get("configuration").cloned().unwrap_or(Value::Null);
+            let inner = conf
+                .get("chunk_shape")
+                .cloned()
+                .ok_or_else(|| bad(key, "sharding_indexed without a chunk_shape"))?;
+            let inner_codecs = conf
+                .get("codecs")
+                .and_then(Value::as_array)
+                .ok_or_else(|| bad(key, "sharding_indexed without codecs"))?;
+            let (big, fortran, mut v2codecs) = chain(inner_codecs);
+            let index = match conf.get("index_codecs") {
+                Some(Value::Array(list)) => super::shard::index_codecs(list),
+                None => Ok((false, true)),
+                Some(_) => Err("index_codecs is not a list".to_string()),
+            };
+            match index {
+                Ok((index_big, index_crc)) => {
+                    sharding = Some(json!({
+                        "shard_shape": chunks,
+                        "index_location": conf.get("index_location").cloned()
+                            .unwrap_or(json!("end")),
+                        "index_big": index_big,
+                        "index_crc": index_crc,
+                    }));
                 }
+                // Reading the data fails with NC_ENOFILTER.
+                Err(why) => v2codecs.push(json!({ "id": format!("sharding_indexed {why}") })),
             }
-            "vlen-utf8" => v2codecs.push(json!({"id": "vlen-utf8"})),
-            "gzip" => v2codecs.push(
-                json!({"id": "gzip", "level": conf.get("level").cloned().unwrap_or(json!(1))}),
-            ),
-            "zstd" => v2codecs.push(
-                json!({"id": "zstd", "level": conf.get("level").cloned().unwrap_or(json!(0))}),
-            ),
-            "crc32c" => v2codecs.push(json!({"id": "crc32c"})),
-            "blosc" => {
-                let shuffle = match conf.get("shuffle").and_then(Value::as_str) {
-                    Some("shuffle") => 1,
-                    Some("bitshuffle") => 2,
-                    _ => 0,
-                };
-                v2codecs.push(json!({
-                    "id": "blosc",
-                    "cname": conf.get("cname").cloned().unwrap_or(json!("lz4")),
-                    "clevel": conf.get("clevel").cloned().unwrap_or(json!(5)),
-                    "shuffle": shuffle,
-                    "blocksize": conf.get("blocksize").cloned().unwrap_or(json!(0)),
-                }));
-            }
-            // Sharding and codecs we do not know: reading the data fails with NC_ENOFILTER.
-            other => v2codecs.push(json!({ "id": other })),
+            chunks = inner;
+            (big, fortran, v2codecs)
         }
-    }
+        _ => chain(codecs),
+    };
     let e = if big { '>' } else { '<' };
     let data_type = node.get("data_type").and_then(Value::as_str).unwrap_or("");
     let dtype = match data_type {
@@ -178,5 +165,66 @@ fn array(node: &Map<String, Value>, key: &str) -> Result<Map<String, Value>> {
     if let Some(enc) = encoding {
         m.insert("chunk_key_encoding".into(), enc);
     }
+    if let Some(sh) = sharding {
+        m.insert(super::shard::ZARRAY_KEY.into(), sh);
+    }
     Ok(m)
+}
+
+/// A v3 codec list (without sharding) as v2 codec configurations: whether `bytes` is
+/// big-endian, whether `transpose` reverses the axes (Fortran order), and the other codecs.
+fn chain(codecs: &[Value]) -> (bool, bool, Vec<Value>) {
+    let mut big = false;
+    let mut fortran = false;
+    let mut v2codecs: Vec<Value> = Vec::new();
+    for c in codecs {
+        let name = c.get("name").and_then(Value::as_str).unwrap_or("");
+        let conf = c.get("configuration").cloned().unwrap_or_else(|| json!({}));
+        match name {
+            "bytes" => big = conf.get("endian").and_then(Value::as_str) == Some("big"),
+            "transpose" => {
+                let order: Vec<u64> = conf
+                    .get("order")
+                    .and_then(Value::as_array)
+                    .map(|o| o.iter().filter_map(Value::as_u64).collect())
+                    .unwrap_or_default();
+                let n = order.len() as u64;
+                if order
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &o)| o == n - 1 - i as u64)
+                {
+                    fortran = true;
+                } else if !order.iter().enumerate().all(|(i, &o)| o == i as u64) {
+                    v2codecs.push(json!({"id": format!("transpose {order:?}")}));
+                }
+            }
+            "vlen-utf8" => v2codecs.push(json!({"id": "vlen-utf8"})),
+            "gzip" => v2codecs.push(
+                json!({"id": "gzip", "level": conf.get("level").cloned().unwrap_or(json!(1))}),
+            ),
+            "zstd" => v2codecs.push(
+                json!({"id": "zstd", "level": conf.get("level").cloned().unwrap_or(json!(0))}),
+            ),
+            "crc32c" => v2codecs.push(json!({"id": "crc32c"})),
+            "blosc" => {
+                let shuffle = match conf.get("shuffle").and_then(Value::as_str) {
+                    Some("shuffle") => 1,
+                    Some("bitshuffle") => 2,
+                    _ => 0,
+                };
+                v2codecs.push(json!({
+                    "id": "blosc",
+                    "cname": conf.get("cname").cloned().unwrap_or(json!("lz4")),
+                    "clevel": conf.get("clevel").cloned().unwrap_or(json!(5)),
+                    "shuffle": shuffle,
+                    "blocksize": conf.get("blocksize").cloned().unwrap_or(json!(0)),
+                }));
+            }
+            // Sharding nested or not alone, and codecs we do not know: reading the data fails
+            // with NC_ENOFILTER.
+            other => v2codecs.push(json!({ "id": other })),
+        }
+    }
+    (big, fortran, v2codecs)
 }

@@ -1,9 +1,6 @@
 """Writes Zarr version 3 stores with zarr-python 3 into OUTDIR and prints a JSON manifest of what
-each array holds (read back by zarr-python): path, netCDF type name, dimension names (the
-array's dimension_names, else _Anonymous_Dim_<len>), data in C order (NaN as "NaN").
+each array holds (read back by zarr-python; see zarr_v3_manifest.py).
 Usage: zarr_v3.py OUTDIR"""
-import json
-import math
 import os
 import sys
 
@@ -11,12 +8,11 @@ import numpy as np
 import zarr
 from zarr.codecs import BloscCodec, BytesCodec, Crc32cCodec, GzipCodec, ZstdCodec
 
+from zarr_v3_manifest import print_manifest
+
 out = sys.argv[1]
 path = os.path.join(out, "v3.zarr")
 g = zarr.open_group(path, mode="w", zarr_format=3)
-NC = {"int8": "byte", "uint8": "ubyte", "int16": "short", "uint16": "ushort", "int32": "int",
-      "uint32": "uint", "int64": "int64", "uint64": "uint64", "float32": "float",
-      "float64": "double", "bool": "ubyte"}
 rng = np.random.default_rng(3)
 arrays = []
 
@@ -57,22 +53,4 @@ sub = g.create_group("sub")
 add("w", np.arange(12, dtype="int16").reshape(3, 4), (2, 2), group=sub, dims=["a", "b"], **codecs[3][1])
 
 
-def plain(v):
-    if isinstance(v, float):
-        return "NaN" if math.isnan(v) else v
-    return v
-
-
-manifest = []
-for gpath, name, a in arrays:
-    data = np.asarray(a[...]).reshape(-1)
-    if data.dtype.kind in "OUT":
-        vals, typ = [str(x) for x in data.tolist()], "string"
-    else:
-        vals, typ = [plain(x) for x in data.tolist()], NC[str(data.dtype)]
-    if data.dtype == bool:
-        vals = [int(x) for x in vals]
-    names = a.metadata.dimension_names
-    dims = list(names) if names else ["_Anonymous_Dim_%d" % n for n in a.shape]
-    manifest.append({"path": (gpath + "/" if gpath else "") + name, "type": typ, "dims": dims, "data": vals})
-print(json.dumps({"store": path, "arrays": manifest}))
+print_manifest(path, arrays)

@@ -619,15 +619,21 @@ impl<'a, W: Write> Printer<'a, W> {
         if !shown.is_empty() {
             self.special_line(&name, "_Filter", &format!("\"{}\"", shown.join("|")))?;
         }
-        if let Some(a) = var.att("_Codecs") {
-            if let crate::model::Values::Char(c) = &a.values {
-                if !c.is_empty() {
-                    let mut t = b"\"".to_vec();
-                    names::push_escaped_string(c, &mut t);
-                    t.push(b'"');
-                    self.special_line(&name, "_Codecs", &String::from_utf8_lossy(&t))?;
-                }
-            }
+        // An NCZarr variable's codecs (netcdf-c answers `_Codecs` for them), else a stored
+        // `_Codecs` attribute.
+        let codecs = self
+            .file
+            .codecs_json(v)
+            .map(String::into_bytes)
+            .or_else(|| match var.att("_Codecs").map(|a| &a.values) {
+                Some(crate::model::Values::Char(c)) => Some(c.clone()),
+                _ => None,
+            });
+        if let Some(c) = codecs.filter(|c| !c.is_empty()) {
+            let mut t = b"\"".to_vec();
+            names::push_escaped_string(&c, &mut t);
+            t.push(b'"');
+            self.special_line(&name, "_Codecs", &String::from_utf8_lossy(&t))?;
         }
         // netcdf-c reports an endianness only for atomic numeric types; strings and user types
         // (enums included) are "native" and print nothing.

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use super::super::dtype::Dtype;
 use super::super::meta::ArrayMeta;
 use super::super::read::{chunk_key, chunk_parts, for_each_run, read_raw};
 use super::super::strings::{encode_vlen_utf8, read_string_chunk, read_strings};
@@ -222,10 +223,30 @@ fn store_chunk(
             meta.chain.encode(d)
         }
         Chunk::Raw(d) => meta.chain.encode_slice(d),
-        Chunk::Strings(s) => meta.chain.encode(encode_vlen_utf8(s)),
+        Chunk::Strings(s) => match meta.dtype {
+            Dtype::FixedBytes(n) => fixed_bytes(s, n).and_then(|b| meta.chain.encode(b)),
+            _ => meta.chain.encode(encode_vlen_utf8(s)),
+        },
     }
     .map_err(|e| nczarr_err(&name, e))?;
     store.set(&name, &encoded).map_err(super::super::store_err)
+}
+
+/// Strings as fixed-size elements of `n` bytes (`|S<n>`), NUL-padded; a longer string is an
+/// error (it would be cut short).
+fn fixed_bytes(items: &[Option<String>], n: usize) -> std::result::Result<Vec<u8>, String> {
+    let mut out = vec![0u8; items.len() * n];
+    for (dst, s) in out.chunks_exact_mut(n).zip(items) {
+        let b = s.as_deref().unwrap_or("").as_bytes();
+        if b.len() > n {
+            return Err(format!(
+                "a string of {} bytes does not fit the array's {n}-byte strings",
+                b.len()
+            ));
+        }
+        dst[..b.len()].copy_from_slice(b);
+    }
+    Ok(out)
 }
 
 /// True when a contiguous write covers every element of a chunk inside the array (an edge

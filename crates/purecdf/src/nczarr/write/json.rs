@@ -3,7 +3,8 @@
 //! and `_NCZARR_GROUP` (`dims`, `vars`, `groups`), `.zarray` with `_NCZARR_ARRAY` (`dimrefs`,
 //! `storage`), `.zattrs` with the attributes, xarray's `_ARRAY_DIMENSIONS` and `_NCZARR_ATTR`
 //! (`types`). Pure Zarr (`mode=zarr`) leaves out the `_NCZARR_*` keys; `noxarray` leaves out
-//! `_ARRAY_DIMENSIONS`.
+//! `_ARRAY_DIMENSIONS`; `nc410` records attribute types as netcdf-c 4.10 does (`_nczarr_attr`,
+//! see [`AttrTypes`]).
 //!
 //! dtypes are little-endian (`<`) unless the variable is big-endian, with the one-byte types
 //! spelled `|i1`/`|u1` (which zarr-python 3 accepts and netcdf-c 4.9 reads); char is `<U1` (one
@@ -83,9 +84,32 @@ pub(crate) fn values(v: &Values) -> Value {
     }
 }
 
+/// The size of a string element in netcdf-c 4.10's layout (its default `_nczarr_maxstrlen`):
+/// string variables are `|S128`, string attributes are typed so.
+pub(crate) const NC410_STRING_BYTES: usize = 128;
+
+/// Where a `.zattrs` records its attributes' netCDF types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AttrTypes {
+    /// Nowhere (pure Zarr).
+    None,
+    /// `_NCZARR_ATTR`, as netcdf-c 4.9.0 reads it (char `<U1`, string `|O`); 4.10 shows the key
+    /// as an attribute and infers the types from the values.
+    Nc490,
+    /// `_nczarr_attr`, as netcdf-c 4.10 writes it (char `>S1`, string `|S128`, the key itself
+    /// `|J0`); 4.9.0 shows the key as an attribute and infers the types. String variables are
+    /// then `|S128` arrays and char variables `>S1` (4.10 cannot open a store holding a
+    /// vlen-utf8 or a `<U1` array, 4.9.0's own char arrays included).
+    Nc410,
+}
+
 /// A `.zattrs` object: the attributes in order, then `_ARRAY_DIMENSIONS` (when given) and the
-/// NCZarr types (when `nczarr`).
-pub(crate) fn zattrs(atts: &[Attribute], xarray_dims: Option<Vec<String>>, nczarr: bool) -> Value {
+/// NCZarr types (as `types` says).
+pub(crate) fn zattrs(
+    atts: &[Attribute],
+    xarray_dims: Option<Vec<String>>,
+    types_at: AttrTypes,
+) -> Value {
     let mut m = Map::new();
     let mut types = Map::new();
     for a in atts {
@@ -93,20 +117,32 @@ pub(crate) fn zattrs(atts: &[Attribute], xarray_dims: Option<Vec<String>>, nczar
             continue;
         }
         m.insert(a.name.clone(), values(&a.values));
-        if let Some(d) = dtype(a.values.nc_type(), false) {
+        let spelled = match (types_at, a.values.nc_type()) {
+            (AttrTypes::Nc410, NcType::Char) => Some(">S1".to_string()),
+            (AttrTypes::Nc410, NcType::String) => Some(format!("|S{NC410_STRING_BYTES}")),
+            (_, t) => dtype(t, false),
+        };
+        if let Some(d) = spelled {
             types.insert(a.name.clone(), Value::String(d));
         }
     }
     if let Some(dims) = xarray_dims {
         m.insert("_ARRAY_DIMENSIONS".into(), json!(dims));
     }
-    if nczarr {
-        let attr = if types.is_empty() {
-            json!({})
-        } else {
-            json!({ "types": types })
-        };
-        m.insert("_NCZARR_ATTR".into(), attr);
+    match types_at {
+        AttrTypes::None => {}
+        AttrTypes::Nc490 => {
+            let attr = if types.is_empty() {
+                json!({})
+            } else {
+                json!({ "types": types })
+            };
+            m.insert("_NCZARR_ATTR".into(), attr);
+        }
+        AttrTypes::Nc410 => {
+            types.insert("_nczarr_attr".into(), json!("|J0"));
+            m.insert("_nczarr_attr".into(), json!({ "types": types }));
+        }
     }
     Value::Object(m)
 }

@@ -85,6 +85,12 @@ impl NczarrWriter {
         if built.flavour == super::build::Flavour::V1 {
             return fail(ErrorKind::Perm, "NCZarr version 1 stores are read-only");
         }
+        if let Some(a) = built.arrays.iter().find(|a| a.sharding.is_some()) {
+            return fail(
+                ErrorKind::Perm,
+                format!("{}: sharded Zarr v3 arrays are read-only", a.key),
+            );
+        }
         let mut schema = built.schema;
         schema.groups[ROOT.0]
             .atts
@@ -106,6 +112,7 @@ impl NczarrWriter {
         let modes = Modes {
             zarr: loc.modes.zarr || built.flavour == super::build::Flavour::Pure,
             noxarray: loc.modes.noxarray,
+            nc410: loc.modes.nc410 || built.attrs_410,
         };
         Ok(NczarrWriter {
             loaded: Some(defs.schema.clone()),
@@ -135,6 +142,16 @@ impl NczarrWriter {
 
     fn nczarr(&self) -> bool {
         !self.modes.zarr
+    }
+
+    /// Where `.zattrs` records attribute types: netcdf-c 4.9.0's key unless the URL asked for
+    /// 4.10's (`mode=nc410`) or the store being appended to uses it.
+    fn attr_types(&self) -> json::AttrTypes {
+        match (self.nczarr(), self.modes.nc410) {
+            (false, _) => json::AttrTypes::None,
+            (true, false) => json::AttrTypes::Nc490,
+            (true, true) => json::AttrTypes::Nc410,
+        }
     }
 
     /// The key prefix of a group (`""` for the root, `"g/h"`).
@@ -172,12 +189,27 @@ impl NczarrWriter {
                 let shape: Vec<u64> = var.dims.iter().map(|d| s.dim(*d).len).collect();
                 m.insert("shape".into(), json!(shape));
             }
+            // netcdf-c 4.10 keeps its array keys in `.zattrs`, which is written anew without
+            // them: they go into `.zarray` (4.10 cannot open the store without them).
+            if !m.contains_key("_NCZARR_ARRAY") && !m.contains_key("_nczarr_array") {
+                self.nczarr_array_keys(v, &mut m);
+            }
             return Ok(m);
         }
         let settings = &self.defs.vars[v.0];
         let big = settings.big_endian == Some(true) && var.typ.atomic_size().is_some_and(|n| n > 1);
-        let dtype = json::dtype(var.typ, big)
-            .ok_or_else(|| Error::with_detail(ErrorKind::BadType, "user types in NCZarr"))?;
+        // netcdf-c 4.10 cannot open stores holding vlen-utf8 or `<U1` arrays; in its layout
+        // strings are fixed-size bytes and chars `>S1`, as it writes them.
+        let nc410 = self.attr_types() == json::AttrTypes::Nc410;
+        let fixed_strings = var.typ == NcType::String && nc410;
+        let dtype = if fixed_strings {
+            format!("|S{}", json::NC410_STRING_BYTES)
+        } else if var.typ == NcType::Char && nc410 {
+            ">S1".to_string()
+        } else {
+            json::dtype(var.typ, big)
+                .ok_or_else(|| Error::with_detail(ErrorKind::BadType, "user types in NCZarr"))?
+        };
         let scalar = var.dims.is_empty();
         let shape: Vec<u64> = if scalar {
             vec![1]
@@ -188,10 +220,13 @@ impl NczarrWriter {
             Chunking::Chunked(c) if !scalar => c.iter().map(|c| (*c).max(1)).collect(),
             _ => shape.iter().map(|n| (*n).max(1)).collect(),
         };
-        let elem = var.typ.atomic_size().unwrap_or(16);
+        let elem = match fixed_strings {
+            true => json::NC410_STRING_BYTES,
+            false => var.typ.atomic_size().unwrap_or(16),
+        };
         let chunk_bytes = chunks.iter().product::<u64>() as usize * elem;
         let mut codecs = Vec::new();
-        if var.typ == NcType::String {
+        if var.typ == NcType::String && !fixed_strings {
             codecs.push(super::codecs::Codec::from_config(
                 &json!({"id": "vlen-utf8"}),
                 elem,
@@ -225,23 +260,31 @@ impl NczarrWriter {
         m.insert("compressor".into(), compressor);
         m.insert("filters".into(), filters);
         m.insert("dimension_separator".into(), json!("."));
-        if self.nczarr() {
-            let refs: Vec<String> = var.dims.iter().map(|d| self.dim_path(*d)).collect();
-            // Zarr arrays are always chunked (a contiguous variable is one chunk), as netcdf-c
-            // 4.9.0 records them.
-            let storage = if scalar { "scalar" } else { "chunked" };
-            m.insert(
-                "_NCZARR_ARRAY".into(),
-                json!({"dimrefs": refs, "storage": storage}),
-            );
-            // netcdf-c 4.10 looks for its lower-case keys here too (4.9.0 ignores them).
-            let mut a410 = json!({"dimension_references": refs, "storage": "chunked"});
-            if scalar {
-                a410["scalar"] = json!(1);
-            }
-            m.insert("_nczarr_array".into(), a410);
-        }
+        self.nczarr_array_keys(v, &mut m);
         Ok(m)
+    }
+
+    /// Adds a variable's NCZarr array keys to its `.zarray` (none in pure Zarr).
+    fn nczarr_array_keys(&self, v: VarId, m: &mut Map<String, Value>) {
+        if !self.nczarr() {
+            return;
+        }
+        let var = self.defs.schema.var(v);
+        let scalar = var.dims.is_empty();
+        let refs: Vec<String> = var.dims.iter().map(|d| self.dim_path(*d)).collect();
+        // Zarr arrays are always chunked (a contiguous variable is one chunk), as netcdf-c
+        // 4.9.0 records them.
+        let storage = if scalar { "scalar" } else { "chunked" };
+        m.insert(
+            "_NCZARR_ARRAY".into(),
+            json!({"dimrefs": refs, "storage": storage}),
+        );
+        // netcdf-c 4.10 looks for its lower-case keys here too (4.9.0 ignores them).
+        let mut a410 = json!({"dimension_references": refs, "storage": "chunked"});
+        if scalar {
+            a410["scalar"] = json!(1);
+        }
+        m.insert("_nczarr_array".into(), a410);
     }
 
     /// Fixes the arrays of variables defined since the last call.
@@ -280,7 +323,10 @@ impl NczarrWriter {
                 if gid == ROOT {
                     zgroup.insert("_NCZARR_SUPERBLOCK".into(), json!({"version": "2.0.0"}));
                 }
+                // netcdf-c 4.9.0 has no unlimited dimensions in NCZarr and crashes on the
+                // object form: its keys get the current length, 4.10's keep the object.
                 let mut dims = Map::new();
+                let mut dims_410 = Map::new();
                 for d in &grp.dims {
                     let dim = s.dim(*d);
                     let len = if dim.unlimited {
@@ -288,7 +334,8 @@ impl NczarrWriter {
                     } else {
                         json!(dim.len)
                     };
-                    dims.insert(dim.name.clone(), len);
+                    dims.insert(dim.name.clone(), json!(dim.len));
+                    dims_410.insert(dim.name.clone(), len);
                 }
                 let vars: Vec<&str> = grp.vars.iter().map(|v| s.var(*v).name.as_str()).collect();
                 let groups: Vec<&str> = grp
@@ -306,7 +353,7 @@ impl NczarrWriter {
                 }
                 zgroup.insert(
                     "_nczarr_group".into(),
-                    json!({"dimensions": dims, "arrays": vars, "groups": groups}),
+                    json!({"dimensions": dims_410, "arrays": vars, "groups": groups}),
                 );
             }
             put(join_key(&prefix, ".zgroup"), &Value::Object(zgroup))?;
@@ -321,7 +368,7 @@ impl NczarrWriter {
             }
             put(
                 join_key(&prefix, ".zattrs"),
-                &json::zattrs(&atts, None, self.nczarr()),
+                &json::zattrs(&atts, None, self.attr_types()),
             )?;
         }
         for v in 0..s.vars.len() {
@@ -333,7 +380,7 @@ impl NczarrWriter {
                 .then(|| var.dims.iter().map(|d| s.dim(*d).name.clone()).collect());
             put(
                 join_key(&key, ".zattrs"),
-                &json::zattrs(&var.atts, xarray, self.nczarr()),
+                &json::zattrs(&var.atts, xarray, self.attr_types()),
             )?;
         }
         let consolidated = consolidated.into_inner();
