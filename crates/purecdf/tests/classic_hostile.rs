@@ -29,7 +29,7 @@ fn exercise(img: Vec<u8>) -> Result<(), purecdf::Error> {
         let size = v.len().saturating_mul(8);
         if size <= 1 << 20 {
             // Errors are fine; panics are not.
-            let _ = v.get_raw_values(..);
+            let _ = v.get_typed_values(..);
             let _ = v.get_values::<f64, _>(..);
         }
     }

@@ -12,7 +12,7 @@ fn fixture(name: &str) -> std::path::PathBuf {
 fn raw(f: &purecdf::File, var: &str) -> Values {
     f.variable(var)
         .unwrap_or_else(|| panic!("no variable {var}"))
-        .get_raw_values(..)
+        .get_typed_values(..)
         .unwrap()
 }
 
@@ -206,7 +206,7 @@ fn open_mem_matches_open() {
     let f = purecdf::open(fixture("cdf1_all.nc")).unwrap();
     assert_eq!(m.schema(), f.schema());
     for v in f.variables() {
-        assert_eq!(raw(&m, v.name()), raw(&f, v.name()));
+        assert_eq!(raw(&m, v.name_str()), raw(&f, v.name_str()));
     }
 }
 

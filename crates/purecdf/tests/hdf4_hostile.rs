@@ -9,7 +9,7 @@ fn read_everything(bytes: Vec<u8>) {
         for v in f.variables() {
             let _ = v.attributes().count();
             if v.len() <= 1 << 16 {
-                let _ = v.get_raw_values(..);
+                let _ = v.get_typed_values(..);
             }
         }
     }

@@ -55,14 +55,14 @@ fn zarr_python_v3_stores_read_as_zarr_python_reads_them() {
                     a.get("type").str()
                 ));
             }
-            let dims: Vec<&str> = var.dimensions().iter().map(|d| d.name.as_str()).collect();
+            let dims: Vec<&str> = var.dimensions().iter().map(|d| d.name_str()).collect();
             let want: Vec<&str> = a.get("dims").arr().iter().map(json::Json::str).collect();
             if dims != want {
                 problems.push(format!(
                     "{target} {path}: dimensions {dims:?}, expected {want:?}"
                 ));
             }
-            match var.get_raw_values(..) {
+            match var.get_typed_values(..) {
                 Ok(v) => {
                     if let Some(d) = nczarr_expect::compare(&v, a.get("data")) {
                         problems.push(format!("{target} {path}: {d}"));
