@@ -370,3 +370,24 @@ fn names_as_paths_below_the_group() -> Result<(), Box<dyn std::error::Error>> {
     same_as_ncgen(&path, cdl, "nc4", &[]);
     Ok(())
 }
+
+#[test]
+fn open_mem_borrows_a_buffer() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("mem.nc");
+    let cdl = "netcdf mem {\ndimensions:\n\tx = 3 ;\nvariables:\n\tint v(x) ;\n\t\tv:units = \"m\" ;\ndata:\n\n v = 4, 5, 6 ;\n}\n";
+    if georust_compat_tests::ncgen(cdl, "nc4", &path).is_none() {
+        return Ok(());
+    }
+    let bytes = std::fs::read(&path)?;
+    let file: netcdf::FileMem<'_> = netcdf::open_mem(Some("in memory"), &bytes)?;
+    assert_eq!(file.path()?, std::path::PathBuf::from("in memory"));
+    let v = file.variable("v").unwrap();
+    assert_eq!(v.get_values::<i32, _>(..)?, [4, 5, 6]);
+    let units: String = v.attribute_value("units").unwrap()?.try_into()?;
+    assert_eq!(units, "m");
+    let anonymous = netcdf::open_mem(None, &bytes)?;
+    assert_eq!(anonymous.variables().count(), 1);
+    assert!(netcdf::open_mem(None, &bytes[..10]).is_err());
+    Ok(())
+}

@@ -199,7 +199,7 @@
 //!   `assert_eq!(a.shape(), &[])` need the type spelled out (`let y: u8 = attr.try_into()?`,
 //!   `get_value::<f32, _>`): a dependency (serde_json) implements `PartialEq` between numbers
 //!   and its own values, which leaves the type ambiguous there.
-//! - [`open_mem`] takes the bytes (`Vec<u8>`), not a name and a borrowed slice.
+//! - [`open_mem`] copies the bytes ([`open_bytes`] takes them over instead).
 //! - Typed compounds and enums as georust's: [`NcTypeDescriptor`] and, with the `derive`
 //!   feature, `#[derive(purecdf::NcType)]` (see [`types`]); `add_type` returns a [`TypeId`],
 //!   not an `nc_type`, and defines the types a compound uses rather than fail when they are
@@ -258,12 +258,12 @@ pub use attribute::AttributeValue;
 pub use backend::{Chunking, ExtendedFormat, Format, Quantize};
 pub use convert::NcElement;
 pub use dispatch::{
-    append, create, create_with, open, open_mem, open_store, open_with, OpenOptions,
+    append, create, create_with, open, open_bytes, open_mem, open_store, open_with, OpenOptions,
 };
 pub use error::{Context, Error, ErrorKind, Result};
 pub use file::{
-    append_with, CreateOptions, Dimension, DimensionIdentifier, Endianness, File, FileMut, Group,
-    GroupMut, GroupsMut, HandlesMut, Options, Variable, VariableMut, VariablesMut,
+    append_with, CreateOptions, Dimension, DimensionIdentifier, Endianness, File, FileMem, FileMut,
+    Group, GroupMut, GroupsMut, HandlesMut, Options, Variable, VariableMut, VariablesMut,
 };
 /// The ndarray version purecdf's array reads and writes use (any of 0.15–0.17, as Cargo
 /// resolves it).

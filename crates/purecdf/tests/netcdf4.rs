@@ -103,7 +103,7 @@ fn strings_user_types_and_groups() {
 fn corrupt_netcdf4_never_panics() {
     let good = std::fs::read(path("nc4_small.nc")).unwrap();
     let check = |bytes: Vec<u8>| {
-        if let Ok(f) = purecdf::open_mem(bytes) {
+        if let Ok(f) = purecdf::open_bytes(bytes) {
             for v in f.variables() {
                 let _ = v.get_typed_values(..);
             }
@@ -264,7 +264,7 @@ fn corrupt_filtered_and_shared_message_files_never_panic() {
         for i in (0..good.len()).step_by(step) {
             let mut bad = good.clone();
             bad[i] ^= 0xa5;
-            if let Ok(f) = purecdf::open_mem(bad) {
+            if let Ok(f) = purecdf::open_bytes(bad) {
                 for v in f.variables() {
                     // A flipped dimension can declare a valid but huge, unwritten variable:
                     // reading it whole would fill gigabytes with the fill value.

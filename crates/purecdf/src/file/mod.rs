@@ -341,6 +341,43 @@ pub(crate) fn check_raw_len(slab: &Hyperslab, size: usize, len: usize) -> Result
     )
 }
 
+/// A dataset read from memory by [`crate::open_mem`] (georust's `FileMem`): a [`File`] (it
+/// derefs to one) that borrows the buffer it was given, as georust's does.
+pub struct FileMem<'m> {
+    file: File,
+    _mem: std::marker::PhantomData<&'m [u8]>,
+}
+
+impl std::fmt::Debug for FileMem<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.file.fmt(f)
+    }
+}
+
+impl std::ops::Deref for FileMem<'_> {
+    type Target = File;
+    fn deref(&self) -> &File {
+        &self.file
+    }
+}
+
+impl FileMem<'_> {
+    pub(crate) fn new(mut file: File, name: Option<PathBuf>) -> Self {
+        if let Some(name) = name {
+            file.path = name;
+        }
+        FileMem {
+            file,
+            _mem: std::marker::PhantomData,
+        }
+    }
+
+    /// The dataset, no longer tied to the buffer (which was copied).
+    pub fn into_file(self) -> File {
+        self.file
+    }
+}
+
 /// A dataset open for writing. Derefs to [`File`] for everything that reads.
 pub struct FileMut {
     file: File,

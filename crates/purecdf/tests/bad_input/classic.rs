@@ -9,7 +9,7 @@ use crate::{data_dir, require_reference, run_cases, seed};
 
 /// Opens a byte image in memory (`open_mem`, as the fuzz target does).
 fn open_bytes(bytes: &[u8]) -> purecdf::Result<purecdf::File> {
-    purecdf::open_mem(bytes.to_vec())
+    purecdf::open_bytes(bytes.to_vec())
 }
 
 /// Largest selection read whole; bigger variables are probed at their first and last element.
