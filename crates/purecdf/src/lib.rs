@@ -193,7 +193,12 @@
 //!   codes) rather than on georust's variants (`Error::Netcdf(code)`, `AlreadyExists`,
 //!   `WrongDataset`, ...). A dimension identifier of another dataset gives NC_EBADDIM.
 //! - Attributes are [`Attribute`] values (`name()`, `value()`, and the typed [`Values`]);
-//!   `add_attribute`/`put_attribute` return a copy of the one written.
+//!   `attribute()` lends one (`&Attribute`) and `add_attribute`/`put_attribute` return a copy
+//!   of the one written.
+//! - `Variable::dimensions()` returns a `Vec<Dimension>`, not a slice (`&var.dimensions()`
+//!   where a `&[Dimension]` is wanted); `FileMut::sync` takes `&mut self`; [`Extent`]'s
+//!   variants hold `u64`s with `end: Option<u64>` rather than georust's `Slice`/`SliceEnd`
+//!   of `usize` (build selections from ranges and tuples, as georust's docs do).
 //! - Type inference differs where a comparison alone fixes a type: `assert_eq!(x,
 //!   attr.try_into().unwrap())`, `assert_eq!(1.0, var.get_value(i)?)` or
 //!   `assert_eq!(a.shape(), &[])` need the type spelled out (`let y: u8 = attr.try_into()?`,
