@@ -27,7 +27,7 @@ pub(crate) fn read_everything(data: &[u8]) {
             walk(&f, &root, 0, &mut HashSet::new());
         }
     }
-    if let Ok(file) = purecdf::open_mem(data.to_vec()) {
+    if let Ok(file) = purecdf::open_bytes(data.to_vec()) {
         for v in file.variables() {
             let bytes = v
                 .shape()

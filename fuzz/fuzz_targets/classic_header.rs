@@ -1,5 +1,5 @@
 //! Fuzzes the classic-format reader (CDF-1/2/5 headers per "The NetCDF Classic Format
-//! Specification"): `open_mem` on arbitrary bytes, then every attribute and every variable read.
+//! Specification"): `open_bytes` on arbitrary bytes, then every attribute and every variable read.
 //! Errors are fine; panics, hangs, and allocations sized by unchecked header numbers are not
 //! (libFuzzer's `-rss_limit_mb` and `-malloc_limit_mb` catch the last).
 #![no_main]
@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 const READ_WHOLE_LIMIT: u64 = 1 << 20;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(file) = purecdf::open_mem(data.to_vec()) else {
+    let Ok(file) = purecdf::open_bytes(data.to_vec()) else {
         return;
     };
     for a in file.attributes() {

@@ -1,7 +1,7 @@
 //! Fuzzes the HDF4 layer (`purecdf-hdf4`: DD blocks, special elements, vgroups, vdatas, the SD
 //! model, chunk tables and the RLE, deflate, skipping Huffman, n-bit and szip coders) and the
 //! netCDF mapping over it: reads the SD model and every small dataset, then opens the same bytes
-//! with `purecdf::open_mem` and reads every small variable. Errors are fine; panics, hangs and
+//! with `purecdf::open_bytes` and reads every small variable. Errors are fine; panics, hangs and
 //! unbounded allocations are not.
 #![no_main]
 
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    if let Ok(file) = purecdf::open_mem(data.to_vec()) {
+    if let Ok(file) = purecdf::open_bytes(data.to_vec()) {
         for v in file.variables() {
             let _ = v.attributes().count();
             if v.len() as u64 <= SMALL {

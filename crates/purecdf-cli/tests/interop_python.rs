@@ -188,8 +188,8 @@ fn write_api_file(path: &Path) -> Expect {
         },
     )
     .unwrap();
-    let x = f.add_dimension("x", 3).unwrap();
-    let t = f.add_unlimited_dimension("t").unwrap();
+    let x = f.add_dimension("x", 3).unwrap().id();
+    let t = f.add_unlimited_dimension("t").unwrap().id();
     let _ = (x, t);
     e.nc.push("dim /x 3".into());
     e.nc.push("dim /t 4 unlimited".into());

@@ -10,7 +10,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let names: Vec<&str> = file
         .variables()
         .filter(|v| v.nc_type().is_numeric())
-        .map(|v| v.name())
+        .map(|v| v.name_str())
         .collect();
     let start = std::time::Instant::now();
     let sums = std::thread::scope(|s| {

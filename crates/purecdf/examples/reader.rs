@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 fn print_group(group: purecdf::Group<'_>, indent: &str) -> purecdf::Result<()> {
     for var in group.variables() {
-        let dims: Vec<&str> = var.dimensions().iter().map(|d| d.name()).collect();
+        let dims: Vec<&str> = var.dimensions().iter().map(|d| d.name_str()).collect();
         println!(
             "{indent}variable {}({}): {:?}",
             var.name(),

@@ -131,7 +131,7 @@ impl Variable<'_> {
         E::Error: Into<Error>,
     {
         let d = CfDecoding::of(self);
-        let raw = self.get_raw_values(crate::selection::extents(extents)?)?;
+        let raw = self.get_typed_values(crate::selection::extents(extents)?)?;
         if !raw.nc_type().is_numeric() {
             return fail(
                 ErrorKind::BadType,

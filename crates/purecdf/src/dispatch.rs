@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::backend::Format;
 use crate::error::{Error, ErrorKind, Result};
-use crate::file::{CreateOptions, File, FileMut};
+use crate::file::{CreateOptions, File, FileMem, FileMut};
 use crate::nczarr::url::{Location, Modes, StoreKind};
 use crate::nczarr::NczarrFile;
 
@@ -165,12 +165,23 @@ pub fn open_store(store: Box<dyn purecdf_store::Store>) -> Result<File> {
     Ok(File::from_backend(Box::new(b), std::path::PathBuf::new()))
 }
 
-/// Opens a dataset held in memory, read-only (georust's `open_mem`): classic and netCDF-4.
+/// Opens a dataset held in memory, read-only, as georust `netcdf`'s `open_mem` does: `name`
+/// is what [`File::path`] gives, and the bytes are copied (see [`open_bytes`], which takes them
+/// over).
+///
+/// # Errors
+/// As [`open_bytes`].
+pub fn open_mem<'m>(name: Option<&str>, mem: &'m [u8]) -> Result<FileMem<'m>> {
+    let file = open_bytes(mem.to_vec())?;
+    Ok(FileMem::new(file, name.map(std::path::PathBuf::from)))
+}
+
+/// Opens a dataset held in memory, read-only: classic, netCDF-4 and HDF4.
 ///
 /// # Errors
 /// NC_ENOTNC for an unknown format, NC_ETRUNC or NC_ENOTNC for a
 /// malformed header.
-pub fn open_mem(bytes: Vec<u8>) -> Result<File> {
+pub fn open_bytes(bytes: Vec<u8>) -> Result<File> {
     match sniff(&bytes[..bytes.len().min(8)]) {
         Magic::Classic(_) => {
             let b = crate::classic::ClassicFile::open_mem(bytes)?;

@@ -495,6 +495,21 @@ impl From<std::convert::Infallible> for Error {
     }
 }
 
+impl From<&str> for Error {
+    /// An error of kind [`ErrorKind::Inval`] with this text as its detail (georust `netcdf`
+    /// makes errors from text too).
+    fn from(detail: &str) -> Self {
+        Error::with_detail(ErrorKind::Inval, detail)
+    }
+}
+
+impl From<String> for Error {
+    /// As `From<&str>`.
+    fn from(detail: String) -> Self {
+        Error::with_detail(ErrorKind::Inval, detail)
+    }
+}
+
 impl From<ErrorKind> for Error {
     fn from(kind: ErrorKind) -> Self {
         Error::new(kind)

@@ -94,7 +94,7 @@
 //! let file = purecdf::open(&path)?;
 //! let surface = file.group("model/surface")?.unwrap();
 //! assert_eq!(surface.variable("t2m").unwrap().get_values::<f32, _>(..)?, [1.0, 2.0, 3.0]);
-//! let names: Vec<&str> = file.groups()?.map(|g| g.name()).collect();
+//! let names: Vec<String> = file.groups()?.map(|g| g.name()).collect();
 //! assert_eq!(names, ["model"]);
 //! # Ok::<(), purecdf::Error>(())
 //! ```
@@ -175,31 +175,48 @@
 //!
 //! ## Coming from the georust `netcdf` crate
 //! What its documentation shows builds unchanged but for the `variables_mut` example
-//! (`crates/georust-compat-tests` holds its examples and a test of each call). Differences:
+//! (`crates/georust-compat-tests` holds its examples and a test of each call). Names come back
+//! as `String` (`Variable`, `Dimension`, `Group`; `name_str()` borrows instead),
+//! `add_dimension` returns the [`Dimension`] (with `identifier()` for
+//! `add_variable_from_identifiers`), `add_attribute`/`put_attribute` return the attribute
+//! written, `get_values_into`, `get_into`, `fill_value` and `set_fill_value` take any
+//! [`NcTypeDescriptor`], and names given to the adders and lookups may be paths below the group
+//! (`add_variable("a/b/v", ..)`, `variable("a/b/v")`), as georust's do. Differences:
 //! - No C library, no global lock; reads of one [`File`] run in parallel.
-//! - [`VariableMut`] and [`GroupMut`] borrow their [`FileMut`] and repeat the read methods of
-//!   [`Variable`] and [`Group`] (or give a read view with `view()`) rather than deref to them.
-//! - Names come back as `&str` rather than `String`; `add_dimension` returns a [`DimId`] and
-//!   `add_attribute`/`put_attribute` return `()`, not handles.
-//! - Attributes are [`Attribute`] values (`name()`, `value()`, and the typed [`Values`]).
-//! - `assert_eq!(x, attr.try_into().unwrap())` needs `x`'s type spelled out
-//!   (`let y: u8 = attr.try_into()?`): a dependency (serde_json) implements `PartialEq` between
-//!   numbers and its own values, which leaves the target of `try_into` ambiguous there.
-//! - [`open_mem`] takes the bytes (`Vec<u8>`), not a name and a borrowed slice.
+//! - [`VariableMut`] and [`GroupMut`] borrow their [`FileMut`] mutably and repeat the read
+//!   methods of [`Variable`] and [`Group`] (or give a read view with `view()`) rather than
+//!   deref to them: a function taking `&Variable` is given `&var.view()`.
+//! - For the same reason `variables_mut` and `groups_mut` return a [`HandlesMut`], which hands
+//!   out one handle at a time (`while let Some(mut var) = vars.next()`), not an [`Iterator`]:
+//!   two cannot be held at once (no `for` loop, no `collect`, no `count`; `len()` counts).
+//! - [`Error`] is a struct, not an enum: match on [`Error::kind`] ([`ErrorKind`], netcdf-c's
+//!   codes) rather than on georust's variants (`Error::Netcdf(code)`, `AlreadyExists`,
+//!   `WrongDataset`, ...). A dimension identifier of another dataset gives NC_EBADDIM.
+//! - Attributes are [`Attribute`] values (`name()`, `value()`, and the typed [`Values`]);
+//!   `attribute()` lends one (`&Attribute`) and `add_attribute`/`put_attribute` return a copy
+//!   of the one written.
+//! - `Variable::dimensions()` returns a `Vec<Dimension>`, not a slice (`&var.dimensions()`
+//!   where a `&[Dimension]` is wanted); `FileMut::sync` takes `&mut self`; [`Extent`]'s
+//!   variants hold `u64`s with `end: Option<u64>` rather than georust's `Slice`/`SliceEnd`
+//!   of `usize` (build selections from ranges and tuples, as georust's docs do).
+//! - Type inference differs where a comparison alone fixes a type: `assert_eq!(x,
+//!   attr.try_into().unwrap())`, `assert_eq!(1.0, var.get_value(i)?)` or
+//!   `assert_eq!(a.shape(), &[])` need the type spelled out (`let y: u8 = attr.try_into()?`,
+//!   `get_value::<f32, _>`): a dependency (serde_json) implements `PartialEq` between numbers
+//!   and its own values, which leaves the type ambiguous there.
+//! - [`open_mem`] copies the bytes ([`open_bytes`] takes them over instead).
 //! - Typed compounds and enums as georust's: [`NcTypeDescriptor`] and, with the `derive`
 //!   feature, `#[derive(purecdf::NcType)]` (see [`types`]); `add_type` returns a [`TypeId`],
-//!   not an `nc_type`. `add_variable_with_type` defines a user type it does not find rather
-//!   than panic. Reading a derived type matches fields by name, so files netcdf-c laid out
+//!   not an `nc_type`, and defines the types a compound uses rather than fail when they are
+//!   missing; `add_variable_with_type` defines a user type it does not find rather than
+//!   panic. A vlen type has no Rust counterpart (georust's holds netcdf-c's pointers): read
+//!   and write it as [`Values::User`]. Reading a derived type matches fields by name, so files netcdf-c laid out
 //!   with C's alignment read into packed Rust structs, and refuses enum values the Rust enum
-//!   lacks. `get_values_into`, `get_into`, `fill_value` and
-//!   `set_fill_value` take numbers only. Other user types go through [`model::UserType`] and
-//!   [`Values::User`].
-//! - `variables_mut` returns [`VariablesMut`], which hands out one [`VariableMut`] at a time
-//!   (`while let Some(mut var) = vars.next()`), not an [`Iterator`]: a [`VariableMut`] borrows
-//!   the whole file mutably, so two cannot be held at once (no `collect`, no `for` loop).
-//!   `groups_mut` is missing for the same reason (take one [`GroupMut`] at a time with
-//!   `group_mut`), and so are `Dimension::identifier` and `add_variable_from_identifiers`
-//!   (name the dimensions, or give [`DimId`]s to [`FileMut::add_variable_in`]). No MPI.
+//!   lacks. A user-typed variable's `fill_value` is its `_FillValue` (`None` without one).
+//!   Other user types go through [`model::UserType`] and [`Values::User`]. No MPI.
+//! - `get_raw_values` refuses string and user types (NC_EBADTYPE) rather than hand out
+//!   netcdf-c's in-memory pointers; [`Variable::get_typed_values`] reads any type as
+//!   [`Values`].
 //! - Reads convert between numeric types as netcdf-c does, with NC_ERANGE for values that do
 //!   not fit; scale/offset and fill masking are never applied implicitly, but on request by
 //!   [`Variable::get_decoded`] (the CF conventions, as xarray decodes them; see [`cf`]), which
@@ -246,12 +263,12 @@ pub use attribute::AttributeValue;
 pub use backend::{Chunking, ExtendedFormat, Format, Quantize};
 pub use convert::NcElement;
 pub use dispatch::{
-    append, create, create_with, open, open_mem, open_store, open_with, OpenOptions,
+    append, create, create_with, open, open_bytes, open_mem, open_store, open_with, OpenOptions,
 };
 pub use error::{Context, Error, ErrorKind, Result};
 pub use file::{
-    append_with, CreateOptions, Endianness, File, FileMut, Group, GroupMut, Options, Variable,
-    VariableMut, VariablesMut,
+    append_with, CreateOptions, Dimension, DimensionIdentifier, Endianness, File, FileMem, FileMut,
+    Group, GroupMut, GroupsMut, HandlesMut, Options, Variable, VariableMut, VariablesMut,
 };
 /// The ndarray version purecdf's array reads and writes use (any of 0.15–0.17, as Cargo
 /// resolves it).
@@ -264,9 +281,7 @@ pub use purecdf_store as store;
 pub fn filter_available(id: u32) -> bool {
     u16::try_from(id).is_ok_and(purecdf_hdf5::filter::is_available)
 }
-pub use model::{
-    Attribute, DimId, Dimension, GroupId, NcType, Schema, TypeId, Value, Values, VarId,
-};
+pub use model::{Attribute, DimId, GroupId, NcType, Schema, TypeId, Value, Values, VarId};
 /// Derives [`NcTypeDescriptor`] for a `#[repr(C)]` struct (a compound type) or an enum with an
 /// integer `repr` (an enum type); see [`types`].
 #[cfg(feature = "derive")]

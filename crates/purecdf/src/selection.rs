@@ -1,7 +1,7 @@
 //! Hyperslab selections (start / count / stride per dimension) and the georust-style [`Extents`]
 //! that build them, with netcdf-c's bound checks (NC_EINVALCOORDS, NC_EEDGE, NC_ESTRIDE).
 
-use crate::error::{fail, ErrorKind, Result};
+use crate::error::{fail, Error, ErrorKind, Result};
 use std::iter::StepBy;
 use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
@@ -448,6 +448,59 @@ impl<const N: usize> TryFrom<([usize; N], [usize; N], [isize; N])> for Extents {
     type Error = crate::Error;
     fn try_from((start, count, stride): ([usize; N], [usize; N], [isize; N])) -> Result<Self> {
         start_count_stride(&start, &count, Some(&stride))
+    }
+}
+
+/// `ndarray::s![..]` selections (georust `netcdf` takes them): a slice with a negative step or
+/// a new axis is refused (NC_ESTRIDE, NC_EINVAL).
+#[cfg(feature = "ndarray")]
+impl<T, Din, Dout> TryFrom<&ndarray::SliceInfo<T, Din, Dout>> for Extents
+where
+    T: AsRef<[ndarray::SliceInfoElem]>,
+    Din: ndarray::Dimension,
+    Dout: ndarray::Dimension,
+{
+    type Error = Error;
+    fn try_from(slice: &ndarray::SliceInfo<T, Din, Dout>) -> Result<Self> {
+        use ndarray::SliceInfoElem as S;
+        let index = |i: isize| {
+            u64::try_from(i).map_err(|_| {
+                Error::with_detail(ErrorKind::InvalidCoords, format!("negative index {i}"))
+            })
+        };
+        let list: &[S] = slice.as_ref();
+        let list = list
+            .iter()
+            .map(|s| match *s {
+                S::Index(i) => Ok(Extent::Index(index(i)?)),
+                S::Slice { start, end, step } => Ok(Extent::Slice {
+                    start: index(start)?,
+                    end: end.map(index).transpose()?,
+                    stride: u64::try_from(step).map_err(|_| {
+                        Error::with_detail(ErrorKind::Stride, format!("step {step}"))
+                    })?,
+                }),
+                S::NewAxis => Err(Error::with_detail(
+                    ErrorKind::Inval,
+                    "a new axis in a selection",
+                )),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Extents::Extent(list))
+    }
+}
+
+/// As for `&SliceInfo`.
+#[cfg(feature = "ndarray")]
+impl<T, Din, Dout> TryFrom<ndarray::SliceInfo<T, Din, Dout>> for Extents
+where
+    T: AsRef<[ndarray::SliceInfoElem]>,
+    Din: ndarray::Dimension,
+    Dout: ndarray::Dimension,
+{
+    type Error = Error;
+    fn try_from(slice: ndarray::SliceInfo<T, Din, Dout>) -> Result<Self> {
+        Extents::try_from(&slice)
     }
 }
 

@@ -61,7 +61,7 @@ fn our_dump(file: &Path) -> String {
     let mut s = String::new();
     for v in f.variables() {
         let vals = v
-            .get_raw_values(..)
+            .get_typed_values(..)
             .unwrap_or_else(|e| panic!("{}: {}: {e}", file.display(), v.name()));
         let raw = purecdf::convert::values_to_ne_bytes(&vals).unwrap();
         let hex: String = raw.iter().map(|b| format!("{b:02x}")).collect();
@@ -90,9 +90,9 @@ fn rewrite(src: &Path, dst: &Path) {
         }
     }
     for v in f.variables() {
-        let dims: Vec<&str> = v.dimensions().iter().map(|d| d.name.as_str()).collect();
+        let dims: Vec<&str> = v.dimensions().iter().map(|d| d.name_str()).collect();
         let id = w
-            .add_variable_of_type(v.name(), v.nc_type(), &dims)
+            .add_variable_of_type(v.name_str(), v.nc_type(), &dims)
             .unwrap();
         for a in v.attributes() {
             w.put_attribute(GroupId(0), Some(id), &a.name, a.values.clone())
@@ -108,7 +108,7 @@ fn rewrite(src: &Path, dst: &Path) {
         if shape.contains(&0) {
             continue;
         }
-        let data = v.get_raw_values(..).unwrap();
+        let data = v.get_typed_values(..).unwrap();
         let start = vec![0u64; shape.len()];
         w.put_raw_values(v.id(), &data, (start.as_slice(), shape.as_slice()))
             .unwrap();

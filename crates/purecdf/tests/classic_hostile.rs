@@ -24,12 +24,12 @@ fn bytes(name: &str) -> Vec<u8> {
 /// Opens an image and reads every variable small enough to read (a corrupted dimension length
 /// can claim gigabytes; that is the caller's allocation, not the reader's).
 fn exercise(img: Vec<u8>) -> Result<(), purecdf::Error> {
-    let f = purecdf::open_mem(img)?;
+    let f = purecdf::open_bytes(img)?;
     for v in f.variables() {
         let size = v.len().saturating_mul(8);
         if size <= 1 << 20 {
             // Errors are fine; panics are not.
-            let _ = v.get_raw_values(..);
+            let _ = v.get_typed_values(..);
             let _ = v.get_values::<f64, _>(..);
         }
     }
@@ -40,7 +40,7 @@ fn exercise(img: Vec<u8>) -> Result<(), purecdf::Error> {
 fn every_truncation_errors_or_reads_zeros() {
     for name in FIXTURES {
         let img = bytes(name);
-        let full = purecdf::open_mem(img.clone()).unwrap();
+        let full = purecdf::open_bytes(img.clone()).unwrap();
         let mut first_ok = None;
         for n in 0..img.len() {
             match exercise(img[..n].to_vec()) {
@@ -88,22 +88,25 @@ fn specific_corruptions_name_their_kind() {
     let img = bytes("cdf1_all.nc");
     let mut bad = img.clone();
     bad[3] = 3;
-    assert_eq!(purecdf::open_mem(bad).unwrap_err().kind(), ErrorKind::NotNc);
+    assert_eq!(
+        purecdf::open_bytes(bad).unwrap_err().kind(),
+        ErrorKind::NotNc
+    );
     // The dimension list tag.
     let mut bad = img.clone();
     bad[11] = 0x0B;
-    let e = purecdf::open_mem(bad).unwrap_err();
+    let e = purecdf::open_bytes(bad).unwrap_err();
     assert_eq!((e.kind(), e.context().offset), (ErrorKind::NotNc, Some(8)));
     // A dimension count far beyond the file.
     let mut bad = img.clone();
     bad[12..16].copy_from_slice(&0x7FFF_FFFFu32.to_be_bytes());
-    let e = purecdf::open_mem(bad).unwrap_err();
+    let e = purecdf::open_bytes(bad).unwrap_err();
     assert!(
         matches!(e.kind(), ErrorKind::Trunc | ErrorKind::NotNc),
         "{e}"
     );
     assert_eq!(
-        purecdf::open_mem(Vec::new()).unwrap_err().kind(),
+        purecdf::open_bytes(Vec::new()).unwrap_err().kind(),
         ErrorKind::NotNc
     );
 }

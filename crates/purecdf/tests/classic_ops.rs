@@ -133,7 +133,7 @@ fn redef_grows_header_and_moves_data() {
 fn renames_and_attribute_rewrites_in_data_mode() {
     compare("rename_datamode", |p| {
         let mut w = create(p, Format::Offset64);
-        let d = w.add_dimension("dimension", 2).unwrap();
+        let d = w.add_dimension("dimension", 2).unwrap().id();
         let v = w
             .add_variable::<f64>("longname", &["dimension"])
             .unwrap()
@@ -215,7 +215,7 @@ fn cdf5_fill_values_and_strided_writes() {
         w.close().unwrap();
         let f = purecdf::open(p).unwrap();
         assert_eq!(
-            f.variable("us").unwrap().get_raw_values(..).unwrap(),
+            f.variable("us").unwrap().get_typed_values(..).unwrap(),
             Values::UShort(vec![
                 65535, 65535, 65535, 65535, 65535, 100, 65535, 200, 65535, 65535, 65535, 65535,
                 65535, 65535, 65535
@@ -325,7 +325,7 @@ fn cdf2_variable_over_4_gib() {
     let y: f32 = g.variable("v").unwrap().get_value([1_199_999_999]).unwrap();
     assert_eq!(y, 7.5);
     assert_eq!(
-        g.variable("a").unwrap().get_raw_values(..).unwrap(),
+        g.variable("a").unwrap().get_typed_values(..).unwrap(),
         Values::Int(vec![1, 2, 3])
     );
 }
@@ -458,9 +458,9 @@ fn error_codes_match_netcdf_c() {
     let p = dir.path().join("errors_rs.nc");
     let mut got = Vec::new();
     let mut w = create(&p, Format::Classic);
-    let t = w.add_unlimited_dimension("t").unwrap();
+    let t = w.add_unlimited_dimension("t").unwrap().id();
     got.push(code(w.add_unlimited_dimension("t2")));
-    let x = w.add_dimension("x", 3).unwrap();
+    let x = w.add_dimension("x", 3).unwrap().id();
     got.push(code(w.add_dimension("x", 4)));
     got.push(code(w.add_dimension("bad/name", 4)));
     got.push(code(w.add_dimension("big", 2_147_483_645)));

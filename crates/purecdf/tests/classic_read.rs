@@ -12,7 +12,7 @@ fn fixture(name: &str) -> std::path::PathBuf {
 fn raw(f: &purecdf::File, var: &str) -> Values {
     f.variable(var)
         .unwrap_or_else(|| panic!("no variable {var}"))
-        .get_raw_values(..)
+        .get_typed_values(..)
         .unwrap()
 }
 
@@ -202,11 +202,11 @@ fn zero_records() {
 #[test]
 fn open_mem_matches_open() {
     let bytes = std::fs::read(fixture("cdf1_all.nc")).unwrap();
-    let m = purecdf::open_mem(bytes).unwrap();
+    let m = purecdf::open_bytes(bytes).unwrap();
     let f = purecdf::open(fixture("cdf1_all.nc")).unwrap();
     assert_eq!(m.schema(), f.schema());
     for v in f.variables() {
-        assert_eq!(raw(&m, v.name()), raw(&f, v.name()));
+        assert_eq!(raw(&m, v.name_str()), raw(&f, v.name_str()));
     }
 }
 
@@ -230,12 +230,12 @@ fn concurrent_reads_from_two_threads() {
 fn streaming_numrecs_is_computed_from_the_file_size() {
     let mut img = std::fs::read(fixture("cdf1_all.nc")).unwrap();
     img[4..8].copy_from_slice(&[0xFF; 4]);
-    let f = purecdf::open_mem(img.clone()).unwrap();
+    let f = purecdf::open_bytes(img.clone()).unwrap();
     assert_eq!(f.dimension("time").unwrap().len, 3);
     assert_eq!(raw(&f, "d"), Values::Double(vec![1.1, FD, -3.3e200]));
     // A partial last record does not count.
     img.truncate(img.len() - 1);
-    let f = purecdf::open_mem(img).unwrap();
+    let f = purecdf::open_bytes(img).unwrap();
     assert_eq!(f.dimension("time").unwrap().len, 2);
 }
 
@@ -244,7 +244,7 @@ fn data_past_the_end_of_a_short_file_reads_as_zeros() {
     // As netcdf-c: a file cut inside its data (say, written in no-fill mode and never closed)
     // opens, and the missing bytes read as zeros.
     let img = std::fs::read(fixture("cdf1_all.nc")).unwrap();
-    let f = purecdf::open_mem(img[..img.len() - 8].to_vec()).unwrap();
+    let f = purecdf::open_bytes(img[..img.len() - 8].to_vec()).unwrap();
     assert_eq!(raw(&f, "scalar"), Values::Int(vec![123]));
     let d: Vec<f64> = f.variable("d").unwrap().get_values(..).unwrap();
     assert_eq!(d[0], 1.1);

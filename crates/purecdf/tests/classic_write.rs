@@ -36,9 +36,9 @@ fn rewrite(src: &purecdf::File, dst: &Path, fill: bool) {
         }
     }
     for v in src.variables() {
-        let dims: Vec<&str> = v.dimensions().iter().map(|d| d.name.as_str()).collect();
+        let dims: Vec<&str> = v.dimensions().iter().map(|d| d.name_str()).collect();
         let id = w
-            .add_variable_of_type(v.name(), v.nc_type(), &dims)
+            .add_variable_of_type(v.name_str(), v.nc_type(), &dims)
             .unwrap();
         for a in v.attributes() {
             w.put_attribute(ROOT, Some(id), &a.name, a.values.clone())
@@ -51,7 +51,7 @@ fn rewrite(src: &purecdf::File, dst: &Path, fill: bool) {
     w.enddef().unwrap();
     for v in src.variables() {
         let shape = v.shape();
-        let data = v.get_raw_values(..).unwrap();
+        let data = v.get_typed_values(..).unwrap();
         let start = vec![0u64; shape.len()];
         w.put_raw_values(v.id(), &data, (start.as_slice(), shape.as_slice()))
             .unwrap();
@@ -117,11 +117,11 @@ fn values_round_trip_through_our_writer() {
     assert_eq!(f.dimension("t").unwrap().len, 4);
     let fd = purecdf::convert::fill::DOUBLE;
     assert_eq!(
-        f.variable("a").unwrap().get_raw_values(..).unwrap(),
+        f.variable("a").unwrap().get_typed_values(..).unwrap(),
         Values::Double(vec![1., 2., 3., 4., 5., 6., fd, fd, fd, fd, fd, fd])
     );
     assert_eq!(
-        f.variable("b").unwrap().get_raw_values(..).unwrap(),
+        f.variable("b").unwrap().get_typed_values(..).unwrap(),
         Values::Short(vec![-32767, -32767, -32767, 7])
     );
 }
@@ -209,7 +209,7 @@ fn sync_publishes_records_to_other_readers() {
     let r = purecdf::open(&p).unwrap();
     assert_eq!(r.dimension("t").unwrap().len, 2);
     assert_eq!(
-        r.variable("v").unwrap().get_raw_values(..).unwrap(),
+        r.variable("v").unwrap().get_typed_values(..).unwrap(),
         Values::Int(vec![1, 2])
     );
     // Dropping without close still writes the record count, as georust's netcdf does.

@@ -113,7 +113,7 @@ fn check_fixture(name: &str) -> Vec<String> {
             expected_type(w["type"].as_u64().unwrap() & 0x0fff),
             "{what}"
         );
-        let dims: Vec<&str> = v.dimensions().iter().map(|d| d.name.as_str()).collect();
+        let dims: Vec<&str> = v.dimensions().iter().map(|d| d.name_str()).collect();
         let wdims: Vec<&str> = w["dims"]
             .as_array()
             .unwrap()
@@ -129,7 +129,7 @@ fn check_fixture(name: &str) -> Vec<String> {
             .collect();
         assert_eq!(v.shape(), shape, "{what}: shape");
         check_attributes(&what, v.attributes(), &w["attributes"], &mut failures);
-        match v.get_raw_values(..) {
+        match v.get_typed_values(..) {
             Ok(vals) => {
                 let got = as_f64s(&vals);
                 let exp = json_f64s(&w["values"]);
@@ -182,12 +182,12 @@ fn hyperslabs_with_strides_match_whole_reads() {
             if shape.len() < 2 || shape.iter().any(|&n| n < 2) {
                 continue;
             }
-            let all = as_f64s(&v.get_raw_values(..).unwrap());
+            let all = as_f64s(&v.get_typed_values(..).unwrap());
             let start: Vec<u64> = shape.iter().map(|_| 1).collect();
             let count: Vec<u64> = shape.iter().map(|&n| (n - 1).div_ceil(2)).collect();
             let stride: Vec<u64> = shape.iter().map(|_| 2).collect();
             let got = as_f64s(
-                &v.get_raw_values((&start[..], &count[..], &stride[..]))
+                &v.get_typed_values((&start[..], &count[..], &stride[..]))
                     .unwrap(),
             );
             // The same elements picked from the whole read.
@@ -254,10 +254,10 @@ fn numeric_values_match_hdp() {
             if v.nc_type() == NcType::Char || v.is_empty() {
                 continue;
             }
-            let Some(want) = hdp_values(&data(name), v.name()) else {
+            let Some(want) = hdp_values(&data(name), v.name_str()) else {
                 continue;
             };
-            let got = as_f64s(&v.get_raw_values(..).unwrap());
+            let got = as_f64s(&v.get_typed_values(..).unwrap());
             // hdp prints floats with 6 decimals.
             let close = got.len() == want.len()
                 && got

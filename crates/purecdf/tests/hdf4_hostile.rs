@@ -5,11 +5,11 @@
 use std::path::Path;
 
 fn read_everything(bytes: Vec<u8>) {
-    if let Ok(f) = purecdf::open_mem(bytes) {
+    if let Ok(f) = purecdf::open_bytes(bytes) {
         for v in f.variables() {
             let _ = v.attributes().count();
             if v.len() <= 1 << 16 {
-                let _ = v.get_raw_values(..);
+                let _ = v.get_typed_values(..);
             }
         }
     }

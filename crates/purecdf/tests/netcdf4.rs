@@ -56,14 +56,14 @@ fn strings_user_types_and_groups() {
     let sv = f.variable("s").unwrap();
     assert_eq!(sv.nc_type(), NcType::String);
     assert_eq!(
-        sv.get_raw_values(..).unwrap(),
+        sv.get_typed_values(..).unwrap(),
         Values::String(vec![Some("hello".into()), Some("wörld".into())])
     );
-    let Values::User(_, c) = f.variable("c").unwrap().get_raw_values(..).unwrap() else {
+    let Values::User(_, c) = f.variable("c").unwrap().get_typed_values(..).unwrap() else {
         panic!()
     };
     assert_eq!(c, [Value::Enum(0), Value::Enum(2)]);
-    let Values::User(_, o) = f.variable("o").unwrap().get_raw_values(..).unwrap() else {
+    let Values::User(_, o) = f.variable("o").unwrap().get_typed_values(..).unwrap() else {
         panic!()
     };
     assert_eq!(
@@ -73,7 +73,7 @@ fn strings_user_types_and_groups() {
             Value::Array(vec![Value::Float(2.5), Value::Float(3.5)])
         ])
     );
-    let Values::User(_, r) = f.variable("r").unwrap().get_raw_values(..).unwrap() else {
+    let Values::User(_, r) = f.variable("r").unwrap().get_typed_values(..).unwrap() else {
         panic!()
     };
     assert_eq!(
@@ -83,7 +83,7 @@ fn strings_user_types_and_groups() {
             Value::Vlen(vec![])
         ]
     );
-    let Values::User(_, q) = f.variable("q").unwrap().get_raw_values(..).unwrap() else {
+    let Values::User(_, q) = f.variable("q").unwrap().get_typed_values(..).unwrap() else {
         panic!()
     };
     assert_eq!(q, [Value::Opaque(vec![0xab, 0xcd, 0xef])]);
@@ -103,9 +103,9 @@ fn strings_user_types_and_groups() {
 fn corrupt_netcdf4_never_panics() {
     let good = std::fs::read(path("nc4_small.nc")).unwrap();
     let check = |bytes: Vec<u8>| {
-        if let Ok(f) = purecdf::open_mem(bytes) {
+        if let Ok(f) = purecdf::open_bytes(bytes) {
             for v in f.variables() {
-                let _ = v.get_raw_values(..);
+                let _ = v.get_typed_values(..);
             }
         }
     };
@@ -142,7 +142,7 @@ fn plain_hdf5_from_h5py() {
     let s = f.variable("fixstr").unwrap();
     assert_eq!(s.nc_type(), NcType::String);
     assert_eq!(
-        s.get_raw_values(..).unwrap(),
+        s.get_typed_values(..).unwrap(),
         Values::String(vec![Some("ab".into()), Some("cde".into())])
     );
     assert_eq!(
@@ -264,12 +264,12 @@ fn corrupt_filtered_and_shared_message_files_never_panic() {
         for i in (0..good.len()).step_by(step) {
             let mut bad = good.clone();
             bad[i] ^= 0xa5;
-            if let Ok(f) = purecdf::open_mem(bad) {
+            if let Ok(f) = purecdf::open_bytes(bad) {
                 for v in f.variables() {
                     // A flipped dimension can declare a valid but huge, unwritten variable:
                     // reading it whole would fill gigabytes with the fill value.
                     if v.len() <= 1 << 20 {
-                        let _ = v.get_raw_values(..);
+                        let _ = v.get_typed_values(..);
                     }
                 }
             }

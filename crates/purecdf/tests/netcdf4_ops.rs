@@ -145,7 +145,7 @@ fn put<T: purecdf::NcElement>(
 fn every_type_and_fill() {
     compare("types", |p| {
         let mut w = create(p, Format::Netcdf4);
-        let x = w.add_dimension("x", 3).unwrap();
+        let x = w.add_dimension("x", 3).unwrap().id();
         let mut v = Vec::new();
         for (name, t) in [
             ("b", NcType::Byte),
@@ -262,8 +262,8 @@ fn compound(fields: &[(&str, usize, NcType, &[usize])], size: usize) -> UserType
 fn groups_and_user_types() {
     compare("groups", |p| {
         let mut w = create(p, Format::Netcdf4);
-        let t = w.add_unlimited_dimension("t").unwrap();
-        let x = w.add_dimension("x", 2).unwrap();
+        let t = w.add_unlimited_dimension("t").unwrap().id();
+        let x = w.add_dimension("x", 2).unwrap().id();
         let g1 = w.add_group_in(ROOT, "g1").unwrap();
         let g2 = w.add_group_in(g1, "g2").unwrap();
         // struct { int id; double val; char tag[3]; short arr[2][2]; }: C layout.
@@ -453,7 +453,7 @@ fn classic_model_rules() {
     compare("classic_model", |p| {
         let mut w = create(p, Format::Netcdf4Classic);
         let mut codes = Vec::new();
-        let x = w.add_dimension("x", 2).unwrap();
+        let x = w.add_dimension("x", 2).unwrap().id();
         w.add_unlimited_dimension("t").unwrap();
         codes.push(code(w.add_unlimited_dimension("u")));
         codes.push(code(w.add_variable_in(ROOT, "ub", NcType::UByte, &[x])));
@@ -488,7 +488,7 @@ fn definition_errors() {
     compare("errors", |p| {
         let mut w = create(p, Format::Netcdf4);
         let mut codes = Vec::new();
-        let x = w.add_dimension("x", 3).unwrap();
+        let x = w.add_dimension("x", 3).unwrap().id();
         let v = w.add_variable::<i32>("v", &["x"]).unwrap().id();
         let sc = w.add_variable_in(ROOT, "sc", NcType::Int, &[]).unwrap();
         let st = w

@@ -24,7 +24,7 @@ fn update(bytes: &[u8]) {
     std::fs::write(&p, bytes).unwrap();
     if let Ok(mut f) = purecdf::append(&p) {
         let _ = f.add_attribute("touched", 1i32);
-        if let Ok(d) = f.add_dimension("added_dim", 2) {
+        if let Ok(d) = f.add_dimension("added_dim", 2).map(|d| d.id()) {
             if let Ok(v) =
                 f.add_variable_in(purecdf::GroupId(0), "added", purecdf::NcType::Int, &[d])
             {
@@ -87,7 +87,7 @@ fn huge_integer_types_are_left_out() {
     assert!(f.variable("i64_p40_o7").is_none());
     assert!(f.variable("i64be_p40_o7").is_some());
     for v in f.variables() {
-        let _ = v.get_raw_values(..);
+        let _ = v.get_typed_values(..);
     }
     update(&std::fs::read(&p).unwrap());
 }

@@ -17,8 +17,8 @@ fn append_to_our_store() {
     );
     {
         let mut f = purecdf::create_with(&url, purecdf::Format::Netcdf4).unwrap();
-        let t = f.add_unlimited_dimension("t").unwrap();
-        let x = f.add_dimension("x", 3).unwrap();
+        let t = f.add_unlimited_dimension("t").unwrap().id();
+        let x = f.add_dimension("x", 3).unwrap().id();
         let v = f
             .add_variable_in(purecdf::GroupId(0), "v", NcType::Int, &[t, x])
             .unwrap();
@@ -45,11 +45,11 @@ fn append_to_our_store() {
     let f = purecdf::open(&url).unwrap();
     assert_eq!(f.dimension("t").unwrap().len, 3);
     assert_eq!(
-        f.variable("v").unwrap().get_raw_values(..).unwrap(),
+        f.variable("v").unwrap().get_typed_values(..).unwrap(),
         Values::Int(vec![1, 20, 3, 4, 5, 6, 7, 8, 9])
     );
     assert_eq!(
-        f.variable("w").unwrap().get_raw_values(..).unwrap(),
+        f.variable("w").unwrap().get_typed_values(..).unwrap(),
         Values::Double(vec![0.5, 1.5, 2.5])
     );
     assert_eq!(

@@ -31,7 +31,7 @@ fn open_fails(objects: &[(&str, &[u8])], kind: ErrorKind, key: &str) {
 fn read_fails(objects: &[(&str, &[u8])], key: &str) {
     let f = purecdf::open_store(store(objects)).unwrap();
     let v = f.variable("v").unwrap();
-    match v.get_raw_values(..) {
+    match v.get_typed_values(..) {
         Ok(x) => panic!("read {x:?} from a bad {key}"),
         Err(e) => assert!(e.to_string().contains(key), "{e} does not name {key}"),
     }
@@ -121,7 +121,7 @@ fn bad_chunks_name_the_key() {
     let f =
         purecdf::open_store(store(&[ZGROUP_B, za, ("v/0", &[1, 0, 0, 0, 2, 0, 0, 0])])).unwrap();
     assert_eq!(
-        f.variable("v").unwrap().get_raw_values(..).unwrap(),
+        f.variable("v").unwrap().get_typed_values(..).unwrap(),
         Values::Int(vec![1, 2, 7, 7])
     );
     // A truncated chunk, and one too long.
@@ -152,7 +152,7 @@ fn bad_chunks_name_the_key() {
         ("v/0", &[0; 8]),
     ]))
     .unwrap();
-    let e = f.variable("v").unwrap().get_raw_values(..).unwrap_err();
+    let e = f.variable("v").unwrap().get_typed_values(..).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoFilter, "{e}");
     // vlen-utf8 items that run past the chunk.
     let zs = zarray(r#""shape": [2], "chunks": [2], "dtype": "|O", "fill_value": """#)

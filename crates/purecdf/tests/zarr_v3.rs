@@ -112,7 +112,7 @@ fn check(path: &Path, manifest: &json::Json, min_arrays: usize) -> Vec<String> {
                 problems.push(format!("{at}: dimensions {dims:?}, expected {want:?}"));
             }
             let shape: Vec<u64> = a.get("shape").arr().iter().map(json::Json::u64).collect();
-            let whole = match var.get_raw_values(..) {
+            let whole = match var.get_typed_values(..) {
                 Ok(v) => v,
                 Err(e) => {
                     problems.push(format!("{at}: {e}"));
@@ -124,7 +124,7 @@ fn check(path: &Path, manifest: &json::Json, min_arrays: usize) -> Vec<String> {
                 continue;
             }
             for (start, count, stride) in slabs(&shape) {
-                let got = match var.get_raw_values((&start[..], &count[..], &stride[..])) {
+                let got = match var.get_typed_values((&start[..], &count[..], &stride[..])) {
                     Ok(v) => v,
                     Err(e) => {
                         problems.push(format!("{at} {start:?} {count:?} {stride:?}: {e}"));

@@ -35,9 +35,9 @@ struct Written {
 fn write_store(url: &str) -> Vec<Written> {
     let mut f = purecdf::create_with(url, purecdf::Format::Netcdf4).unwrap();
     let root = purecdf::GroupId(0);
-    let x = f.add_dimension("x", 5).unwrap();
-    let y = f.add_dimension("y", 7).unwrap();
-    let t = f.add_unlimited_dimension("t").unwrap();
+    let x = f.add_dimension("x", 5).unwrap().id();
+    let y = f.add_dimension("y", 7).unwrap().id();
+    let t = f.add_unlimited_dimension("t").unwrap().id();
     f.add_attribute("title", "written by purecdf").unwrap();
     f.add_attribute("pi", vec![std::f64::consts::PI]).unwrap();
     let mut out = Vec::new();
@@ -191,7 +191,7 @@ fn write_store(url: &str) -> Vec<Written> {
 /// (netcdf-c 4.10 refuses to open a store holding one, so they get a store of their own).
 fn write_strings(url: &str) -> Vec<Written> {
     let mut f = purecdf::create_with(url, purecdf::Format::Netcdf4).unwrap();
-    let x = f.add_dimension("x", 5).unwrap();
+    let x = f.add_dimension("x", 5).unwrap().id();
     let strs = f
         .add_variable_in(purecdf::GroupId(0), "names", NcType::String, &[x])
         .unwrap();
@@ -248,7 +248,7 @@ fn our_stores_read_back_everywhere() {
                     None => (purecdf::GroupId(0), w.path),
                 };
                 let vid = file.schema().find_var(g, name).unwrap();
-                let got = file.variable_by_id(vid).get_raw_values(..).unwrap();
+                let got = file.variable_by_id(vid).get_typed_values(..).unwrap();
                 if !same_values(&got, &w.values) {
                     problems.push(format!("{target} {}: ours read {got:?}", w.path));
                 }

@@ -266,7 +266,7 @@ impl Mover {
             c.out.put_raw_bytes(ov, &self.buf, sel).at(lines.1)?;
             p.advance(self.buf.len() as u64);
         } else {
-            let values = var.get_raw_values(sel).at(lines.0)?;
+            let values = var.get_typed_values(sel).at(lines.0)?;
             let n = values.len() as u64;
             let values = match values {
                 Values::User(_, vals) => match c.out.schema().var(ov).typ {

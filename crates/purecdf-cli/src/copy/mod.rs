@@ -297,7 +297,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 fn open_input(o: &Options) -> purecdf::Result<File> {
     if o.read_diskless {
         let bytes = std::fs::read(&o.input).map_err(|e| Error::io(e).path(&o.input))?;
-        purecdf::open_mem(bytes).map_err(|e| e.path(&o.input))
+        purecdf::open_bytes(bytes).map_err(|e| e.path(&o.input))
     } else {
         purecdf::open(&o.input)
     }

@@ -1,10 +1,10 @@
 //! [`Group`] and [`GroupMut`]: handles on one group of a netCDF-4 dataset (the root group of
 //! any), with georust `netcdf`'s names for what a group holds and what can be added to it.
 
-use super::{File, FileMut, Variable, VariableMut};
+use super::{Dimension, DimensionIdentifier, File, FileMut, Variable, VariableMut};
 use crate::attribute::is_hidden;
 use crate::error::Result;
-use crate::model::{Attribute, DimId, Dimension, GroupId, NcType};
+use crate::model::{Attribute, GroupId, NcType};
 use crate::types::{NcTypeDescriptor, NcVariableType};
 use crate::AttributeValue;
 
@@ -37,14 +37,21 @@ impl<'f> Group<'f> {
         self.id
     }
 
-    /// The group's name (`/` for the root).
-    pub fn name(&self) -> &'f str {
+    /// The group's name (`/` for the root; a `String`, as georust `netcdf` returns it, see
+    /// [`Group::name_str`]).
+    pub fn name(&self) -> String {
+        self.def().name.clone()
+    }
+
+    /// The group's name, borrowed.
+    pub fn name_str(&self) -> &'f str {
         &self.def().name
     }
 
-    /// A variable of this group by name.
+    /// A variable of this group by name, or by path below it (`a/b/var`).
     pub fn variable(&self, name: &str) -> Option<Variable<'f>> {
-        let id = self.file.schema().find_var(self.id, name)?;
+        let (g, leaf) = self.file.resolve_path_from(self.id, name)?;
+        let id = self.file.schema().find_var(g, leaf)?;
         Some(Variable::new(self.file, id))
     }
 
@@ -53,9 +60,11 @@ impl<'f> Group<'f> {
         self.file.group_variables(self.id)
     }
 
-    /// An attribute of the group by name.
+    /// An attribute of the group by name, or of a group below it by path (`a/b/att`).
     pub fn attribute(&self, name: &str) -> Option<&'f Attribute> {
-        self.def().atts.iter().find(|a| a.name == name)
+        let (g, leaf) = self.file.resolve_path_from(self.id, name)?;
+        let atts = &self.file.schema().group(g).atts;
+        atts.iter().find(|a| a.name == leaf)
     }
 
     /// The group's attributes in creation order (without netcdf-c's hidden ones).
@@ -68,16 +77,21 @@ impl<'f> Group<'f> {
         self.attribute(name).map(Attribute::value)
     }
 
-    /// A dimension by name, of this group or an enclosing one (as netcdf-c finds it).
-    pub fn dimension(&self, name: &str) -> Option<&'f Dimension> {
-        let s = self.file.schema();
-        s.find_dim_visible(self.id, name).map(|d| s.dim(d))
+    /// A dimension by name, of this group or an enclosing one (as netcdf-c finds it), or by
+    /// path below this group.
+    pub fn dimension(&self, name: &str) -> Option<Dimension<'f>> {
+        let (g, leaf) = self.file.resolve_path_from(self.id, name)?;
+        let d = self.file.schema().find_dim_visible(g, leaf)?;
+        Some(Dimension::new(self.file, d))
     }
 
     /// The dimensions defined in this group, in definition order.
-    pub fn dimensions(&self) -> impl Iterator<Item = &'f Dimension> {
-        let s = self.file.schema();
-        self.def().dims.iter().map(move |&d| s.dim(d))
+    pub fn dimensions(&self) -> impl Iterator<Item = Dimension<'f>> {
+        let file = self.file;
+        self.def()
+            .dims
+            .iter()
+            .map(move |&d| Dimension::new(file, d))
     }
 
     /// A child group by name, or a path below this group (`a/b`).
@@ -133,9 +147,14 @@ impl<'f> GroupMut<'f> {
         self.id
     }
 
-    /// The group's name.
-    pub fn name(&self) -> &str {
+    /// The group's name (a `String`, as georust `netcdf` returns it).
+    pub fn name(&self) -> String {
         self.view().name()
+    }
+
+    /// The group's name, borrowed.
+    pub fn name_str(&self) -> &str {
+        self.view().name_str()
     }
 
     /// A variable of this group by name, read-only.
@@ -143,19 +162,49 @@ impl<'f> GroupMut<'f> {
         self.view().variable(name)
     }
 
+    /// The group's variables, read-only, in definition order.
+    pub fn variables(&self) -> impl Iterator<Item = Variable<'_>> {
+        self.view().variables()
+    }
+
     /// An attribute of the group by name.
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.view().attribute(name)
     }
 
+    /// The group's attributes in creation order (without netcdf-c's hidden ones).
+    pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
+        self.view().attributes()
+    }
+
+    /// An attribute's value by name: `None` when there is no such attribute.
+    pub fn attribute_value(&self, name: &str) -> Option<Result<AttributeValue>> {
+        self.view().attribute_value(name)
+    }
+
     /// A dimension visible from this group, by name.
-    pub fn dimension(&self, name: &str) -> Option<&Dimension> {
+    pub fn dimension(&self, name: &str) -> Option<Dimension<'_>> {
         self.view().dimension(name)
+    }
+
+    /// The dimensions defined in this group, in definition order.
+    pub fn dimensions(&self) -> impl Iterator<Item = Dimension<'_>> {
+        self.view().dimensions()
     }
 
     /// A child group by name or path, read-only.
     pub fn group(&self, name: &str) -> Option<Group<'_>> {
         self.view().group(name)
+    }
+
+    /// The child groups, read-only, in definition order.
+    pub fn groups(&self) -> impl Iterator<Item = Group<'_>> {
+        self.view().groups()
+    }
+
+    /// The user-defined types defined in this group, described.
+    pub fn types(&self) -> impl Iterator<Item = NcVariableType> + '_ {
+        self.view().types()
     }
 
     /// A variable of this group by name, for writing.
@@ -170,34 +219,44 @@ impl<'f> GroupMut<'f> {
         crate::VariablesMut::new(self.file, ids)
     }
 
+    /// The child groups, for writing one after another (see [`FileMut::groups_mut`]).
+    pub fn groups_mut(&mut self) -> crate::GroupsMut<'_> {
+        let ids = self.view().def().groups.clone();
+        crate::GroupsMut::new(self.file, ids)
+    }
+
     /// A child group by name or path, for writing.
     pub fn group_mut(&mut self, name: &str) -> Option<GroupMut<'_>> {
         let id = self.view().group(name)?.id();
         Some(GroupMut::new(self.file, id))
     }
 
-    /// Sets an attribute of the group.
+    /// Sets an attribute of the group, returning (a copy of) it as written.
     ///
     /// # Errors
     /// As netcdf-c's `nc_put_att`.
-    pub fn add_attribute(&mut self, name: &str, value: impl Into<crate::Values>) -> Result<()> {
-        self.file.put_attribute(self.id, None, name, value)
+    pub fn add_attribute(
+        &mut self,
+        name: &str,
+        value: impl Into<crate::Values>,
+    ) -> Result<Attribute> {
+        self.file.add_attribute_at(self.id, name, value.into())
     }
 
-    /// Adds a fixed-length dimension to the group.
+    /// Adds a fixed-length dimension to the group (length 0: unlimited), returning it.
     ///
     /// # Errors
     /// As netcdf-c's `nc_def_dim`.
-    pub fn add_dimension(&mut self, name: &str, len: usize) -> Result<DimId> {
-        self.file.add_dimension_in(self.id, name, len as u64, false)
+    pub fn add_dimension(&mut self, name: &str, len: usize) -> Result<Dimension<'_>> {
+        self.file.add_dimension_at(self.id, name, len as u64, false)
     }
 
-    /// Adds an unlimited dimension to the group.
+    /// Adds an unlimited dimension to the group, returning it.
     ///
     /// # Errors
     /// As netcdf-c's `nc_def_dim`.
-    pub fn add_unlimited_dimension(&mut self, name: &str) -> Result<DimId> {
-        self.file.add_dimension_in(self.id, name, 0, true)
+    pub fn add_unlimited_dimension(&mut self, name: &str) -> Result<Dimension<'_>> {
+        self.file.add_dimension_at(self.id, name, 0, true)
     }
 
     /// Adds a child group.
@@ -205,8 +264,7 @@ impl<'f> GroupMut<'f> {
     /// # Errors
     /// NC_ENAMEINUSE for a name taken.
     pub fn add_group(&mut self, name: &str) -> Result<GroupMut<'_>> {
-        let g = self.file.add_group_in(self.id, name)?;
-        Ok(GroupMut::new(self.file, g))
+        self.file.add_group_at(self.id, name)
     }
 
     /// Adds a variable of memory type `T` over dimensions named as seen from this group.
@@ -221,8 +279,39 @@ impl<'f> GroupMut<'f> {
         name: &str,
         dims: &[&str],
     ) -> Result<VariableMut<'_>> {
-        let typ = T::purecdf_nc_type(self.file, self.id)?;
-        self.add_variable_of_type(name, typ, dims)
+        self.file
+            .add_variable_at(self.id, name, dims, T::purecdf_nc_type)
+    }
+
+    /// Adds a variable of memory type `T` to this group over dimensions given by
+    /// [`DimensionIdentifier`]s (see [`FileMut::add_variable_from_identifiers`]).
+    ///
+    /// # Errors
+    /// As [`FileMut::add_variable_from_identifiers`].
+    pub fn add_variable_from_identifiers<T: NcTypeDescriptor>(
+        &mut self,
+        name: &str,
+        dims: &[DimensionIdentifier],
+    ) -> Result<VariableMut<'_>> {
+        self.file
+            .add_variable_from_ids_at(self.id, name, dims, T::purecdf_nc_type)
+    }
+
+    /// As [`GroupMut::add_variable_from_identifiers`], of a described type (see
+    /// [`GroupMut::add_variable_with_type`]).
+    ///
+    /// # Errors
+    /// As [`FileMut::add_variable_from_identifiers`].
+    pub fn add_variable_from_identifiers_with_type(
+        &mut self,
+        name: &str,
+        dims: &[DimensionIdentifier],
+        xtype: &NcVariableType,
+    ) -> Result<VariableMut<'_>> {
+        self.file
+            .add_variable_from_ids_at(self.id, name, dims, |f: &mut FileMut, g| {
+                crate::types::add_descriptor(f, g, xtype)
+            })
     }
 
     /// Adds a variable whose type is given by a description (as georust's
@@ -238,8 +327,10 @@ impl<'f> GroupMut<'f> {
         dims: &[&str],
         xtype: &NcVariableType,
     ) -> Result<VariableMut<'_>> {
-        let typ = crate::types::add_descriptor(self.file, self.id, xtype)?;
-        self.add_variable_of_type(name, typ, dims)
+        self.file
+            .add_variable_at(self.id, name, dims, |f: &mut FileMut, g| {
+                crate::types::add_descriptor(f, g, xtype)
+            })
     }
 
     /// Defines the type `T` stands for (and the types it uses) in this group.
@@ -277,8 +368,7 @@ impl<'f> GroupMut<'f> {
         typ: NcType,
         dims: &[&str],
     ) -> Result<VariableMut<'_>> {
-        let ids = self.file.dim_ids(self.id, dims)?;
-        let id = self.file.add_variable_in(self.id, name, typ, &ids)?;
-        Ok(VariableMut::new(self.file, id))
+        self.file
+            .add_variable_at(self.id, name, dims, |_: &mut FileMut, _| Ok(typ))
     }
 }

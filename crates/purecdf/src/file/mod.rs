@@ -4,22 +4,27 @@
 //!
 //! Whatever the format, these types are the same; the format is a [`Backend`] behind them.
 
+mod add;
+mod cursor;
+mod dimension;
 mod group;
 mod options;
 mod variable;
 mod variable_mut;
 
+pub use cursor::{GroupsMut, HandlesMut, VariablesMut};
+pub use dimension::{Dimension, DimensionIdentifier};
 pub use group::{Group, GroupMut};
 pub use options::{append_with, CreateOptions, Options};
 pub use variable::{Endianness, Variable};
-pub use variable_mut::{VariableMut, VariablesMut};
+pub use variable_mut::VariableMut;
 
 use std::path::{Path, PathBuf};
 
 use crate::backend::{Backend, BackendMut, Format};
 use crate::convert::{self, NcElement};
 use crate::error::{fail, Error, ErrorKind, Result};
-use crate::model::{Attribute, DimId, Dimension, GroupId, NcType, Schema, Values, VarId, ROOT};
+use crate::model::{Attribute, DimId, GroupId, NcType, Schema, Values, VarId, ROOT};
 use crate::selection::{Extents, Hyperslab};
 
 pub(crate) enum Handle {
@@ -31,6 +36,15 @@ pub(crate) enum Handle {
 pub struct File {
     handle: Handle,
     path: PathBuf,
+    /// Tells this open dataset from every other one of the process (for
+    /// [`DimensionIdentifier`]).
+    dataset: u64,
+}
+
+/// A number for each dataset opened or created, never reused.
+fn next_dataset() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl std::fmt::Debug for File {
@@ -47,6 +61,7 @@ impl File {
         File {
             handle: Handle::Read(backend),
             path,
+            dataset: next_dataset(),
         }
     }
 
@@ -83,8 +98,17 @@ impl File {
         self.backend().codecs_json(var)
     }
 
-    /// The path the file was opened with.
-    pub fn path(&self) -> &Path {
+    /// The path the file was opened with (a `Result<PathBuf>`, as georust `netcdf` returns it;
+    /// see [`File::path_ref`]).
+    ///
+    /// # Errors
+    /// None; a `Result` as in georust `netcdf`.
+    pub fn path(&self) -> Result<PathBuf> {
+        Ok(self.path.clone())
+    }
+
+    /// The path the file was opened with, borrowed.
+    pub fn path_ref(&self) -> &Path {
         &self.path
     }
 
@@ -93,7 +117,8 @@ impl File {
         self.backend().schema()
     }
 
-    /// A variable by name in the root group, or by absolute path (`/grp/var`).
+    /// A variable by name in the root group, or by path (`grp/var`, as georust `netcdf` takes
+    /// it, or `/grp/var`).
     pub fn variable(&self, name: &str) -> Option<Variable<'_>> {
         let s = self.schema();
         let (g, leaf) = self.resolve_path(name)?;
@@ -120,20 +145,29 @@ impl File {
     }
 
     /// Dimensions of the root group, in definition order.
-    pub fn dimensions(&self) -> impl Iterator<Item = &Dimension> {
-        let s = self.schema();
-        s.group(ROOT).dims.iter().map(move |d| s.dim(*d))
+    pub fn dimensions(&self) -> impl Iterator<Item = Dimension<'_>> {
+        self.schema()
+            .group(ROOT)
+            .dims
+            .iter()
+            .map(move |&d| Dimension::new(self, d))
     }
 
-    /// A root-group dimension by name.
-    pub fn dimension(&self, name: &str) -> Option<&Dimension> {
-        let s = self.schema();
-        s.find_dim(ROOT, name).map(|d| s.dim(d))
+    /// A root-group dimension by name, or a group's by path (`grp/dim`).
+    pub fn dimension(&self, name: &str) -> Option<Dimension<'_>> {
+        let (g, leaf) = self.resolve_path(name)?;
+        let d = self.schema().find_dim(g, leaf)?;
+        Some(Dimension::new(self, d))
+    }
+
+    /// A dimension by id.
+    pub fn dimension_by_id(&self, id: DimId) -> Dimension<'_> {
+        Dimension::new(self, id)
     }
 
     /// The length of a root-group dimension by name.
     pub fn dimension_len(&self, name: &str) -> Option<usize> {
-        self.dimension(name).map(Dimension::len)
+        self.dimension(name).map(|d| d.len())
     }
 
     /// Global attributes, in creation order. The attributes netcdf-c hides (`_NCProperties`,
@@ -159,9 +193,22 @@ impl File {
     /// A group by name or path (`a/b`, `/a/b`) below the root; `Ok(None)` when there is none.
     ///
     /// # Errors
-    /// None today; a `Result` as in georust `netcdf`.
+    /// NC_ENOGRP when a group on the way is missing (as georust `netcdf`).
     pub fn group(&self, name: &str) -> Result<Option<Group<'_>>> {
-        Ok(self.find_group_path(name).map(|g| Group::new(self, g)))
+        Ok(self.group_id_at(name)?.map(|g| Group::new(self, g)))
+    }
+
+    /// The group a path names; `Ok(None)` when the last one is missing, NC_ENOGRP when a group
+    /// on the way is.
+    fn group_id_at(&self, name: &str) -> Result<Option<GroupId>> {
+        match self.find_group_path(name) {
+            Some(g) => Ok(Some(g)),
+            None if self.resolve_path(name).is_none() => fail(
+                ErrorKind::NoGrp,
+                format!("{name}: a group on the way is missing"),
+            ),
+            None => Ok(None),
+        }
     }
 
     /// The root group's child groups, in definition order.
@@ -196,26 +243,46 @@ impl File {
             .map(move |t| crate::types::describe(s, NcType::User(*t))))
     }
 
-    /// A global attribute by name.
-    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
-        self.schema()
-            .group(ROOT)
-            .atts
-            .iter()
-            .find(|a| a.name == name)
+    /// Closes the dataset (as dropping it does).
+    ///
+    /// # Errors
+    /// None for a dataset open for reading; a `Result` as in georust `netcdf`.
+    pub fn close(self) -> Result<()> {
+        Ok(())
     }
 
+    /// A global attribute by name, or a group's attribute by path (`grp/att`).
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        let (g, leaf) = self.resolve_path(name)?;
+        self.schema().group(g).atts.iter().find(|a| a.name == leaf)
+    }
+
+    /// The group and the last part of a path below the root (`a/b/name`, `/a/b/name`, or a
+    /// name alone, of the root group).
     fn resolve_path<'n>(&self, name: &'n str) -> Option<(GroupId, &'n str)> {
-        let s = self.schema();
-        let Some(rest) = name.strip_prefix('/') else {
-            return Some((ROOT, name));
+        self.resolve_path_from(ROOT, name)
+    }
+
+    /// The group and the last part of a path below group `g` (`a/b/name`, or a name alone, of
+    /// `g`), or of an absolute path (`/a/b/name`).
+    pub(crate) fn resolve_path_from<'n>(
+        &self,
+        g: GroupId,
+        name: &'n str,
+    ) -> Option<(GroupId, &'n str)> {
+        let Some((groups, leaf)) = name.rsplit_once('/') else {
+            return Some((g, name));
         };
-        let mut parts: Vec<&str> = rest.split('/').collect();
-        let leaf = parts.pop()?;
-        let mut g = ROOT;
-        for p in parts {
-            g = s.find_group(g, p)?;
-        }
+        let (start, groups) = match groups.strip_prefix('/') {
+            Some(rest) => (ROOT, rest),
+            None if groups.is_empty() => (ROOT, groups),
+            None => (g, groups),
+        };
+        let s = self.schema();
+        let g = groups
+            .split('/')
+            .filter(|p| !p.is_empty())
+            .try_fold(start, |at, p| s.find_group(at, p))?;
         Some((g, leaf))
     }
 
@@ -260,6 +327,57 @@ pub(crate) fn raw_size(typ: NcType, name: &str) -> Result<usize> {
     }
 }
 
+/// NC_EEDGE unless `len` bytes hold exactly the selection's values of `size` bytes each.
+pub(crate) fn check_raw_len(slab: &Hyperslab, size: usize, len: usize) -> Result<()> {
+    if slab.num_elements().checked_mul(size as u64) == Some(len as u64) {
+        return Ok(());
+    }
+    fail(
+        ErrorKind::Edge,
+        format!(
+            "{len} bytes for a selection of {} values of {size} bytes",
+            slab.num_elements()
+        ),
+    )
+}
+
+/// A dataset read from memory by [`crate::open_mem`] (georust's `FileMem`): a [`File`] (it
+/// derefs to one) that borrows the buffer it was given, as georust's does.
+pub struct FileMem<'m> {
+    file: File,
+    _mem: std::marker::PhantomData<&'m [u8]>,
+}
+
+impl std::fmt::Debug for FileMem<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.file.fmt(f)
+    }
+}
+
+impl std::ops::Deref for FileMem<'_> {
+    type Target = File;
+    fn deref(&self) -> &File {
+        &self.file
+    }
+}
+
+impl FileMem<'_> {
+    pub(crate) fn new(mut file: File, name: Option<PathBuf>) -> Self {
+        if let Some(name) = name {
+            file.path = name;
+        }
+        FileMem {
+            file,
+            _mem: std::marker::PhantomData,
+        }
+    }
+
+    /// The dataset, no longer tied to the buffer (which was copied).
+    pub fn into_file(self) -> File {
+        self.file
+    }
+}
+
 /// A dataset open for writing. Derefs to [`File`] for everything that reads.
 pub struct FileMut {
     file: File,
@@ -288,6 +406,7 @@ impl FileMut {
             file: File {
                 handle: Handle::Write(backend),
                 path,
+                dataset: next_dataset(),
             },
         }
     }
@@ -335,14 +454,21 @@ impl FileMut {
         self.with_path(r)
     }
 
-    /// Adds a fixed-length dimension to the root group.
-    pub fn add_dimension(&mut self, name: &str, len: usize) -> Result<DimId> {
-        self.add_dimension_in(ROOT, name, len as u64, false)
+    /// Adds a fixed-length dimension to the root group (length 0: unlimited, as in netcdf-c),
+    /// returning it.
+    ///
+    /// # Errors
+    /// As netcdf-c's `nc_def_dim`.
+    pub fn add_dimension(&mut self, name: &str, len: usize) -> Result<Dimension<'_>> {
+        self.add_dimension_at(ROOT, name, len as u64, false)
     }
 
-    /// Adds an unlimited dimension to the root group.
-    pub fn add_unlimited_dimension(&mut self, name: &str) -> Result<DimId> {
-        self.add_dimension_in(ROOT, name, 0, true)
+    /// Adds an unlimited dimension to the root group, returning it.
+    ///
+    /// # Errors
+    /// As netcdf-c's `nc_def_dim`.
+    pub fn add_unlimited_dimension(&mut self, name: &str) -> Result<Dimension<'_>> {
+        self.add_dimension_at(ROOT, name, 0, true)
     }
 
     /// Adds a dimension to a group.
@@ -370,9 +496,36 @@ impl FileMut {
         name: &str,
         dims: &[&str],
     ) -> Result<VariableMut<'_>> {
-        let typ = T::purecdf_nc_type(self, ROOT)?;
-        let id = self.add_variable_of_type(name, typ, dims)?;
-        Ok(VariableMut::new(self, id))
+        self.add_variable_at(ROOT, name, dims, T::purecdf_nc_type)
+    }
+
+    /// Adds a variable of memory type `T` to the root group over dimensions given by
+    /// [`DimensionIdentifier`]s (of this group or any other of the dataset).
+    ///
+    /// # Errors
+    /// NC_EBADDIM for an identifier of another dataset; as [`FileMut::add_variable`] otherwise.
+    pub fn add_variable_from_identifiers<T: crate::NcTypeDescriptor>(
+        &mut self,
+        name: &str,
+        dims: &[DimensionIdentifier],
+    ) -> Result<VariableMut<'_>> {
+        self.add_variable_from_ids_at(ROOT, name, dims, T::purecdf_nc_type)
+    }
+
+    /// As [`FileMut::add_variable_from_identifiers`], of a described type (see
+    /// [`FileMut::add_variable_with_type`]).
+    ///
+    /// # Errors
+    /// As [`FileMut::add_variable_from_identifiers`].
+    pub fn add_variable_from_identifiers_with_type(
+        &mut self,
+        name: &str,
+        dims: &[DimensionIdentifier],
+        xtype: &crate::types::NcVariableType,
+    ) -> Result<VariableMut<'_>> {
+        self.add_variable_from_ids_at(ROOT, name, dims, |f: &mut FileMut, g| {
+            crate::types::add_descriptor(f, g, xtype)
+        })
     }
 
     /// Adds a variable whose type is given by a description (as georust's
@@ -388,9 +541,9 @@ impl FileMut {
         dims: &[&str],
         xtype: &crate::types::NcVariableType,
     ) -> Result<VariableMut<'_>> {
-        let typ = crate::types::add_descriptor(self, ROOT, xtype)?;
-        let id = self.add_variable_of_type(name, typ, dims)?;
-        Ok(VariableMut::new(self, id))
+        self.add_variable_at(ROOT, name, dims, |f: &mut FileMut, g| {
+            crate::types::add_descriptor(f, g, xtype)
+        })
     }
 
     /// Defines the type `T` stands for (and the types it uses) in the root group, as georust's
@@ -418,7 +571,7 @@ impl FileMut {
         g: GroupId,
         typ: &crate::types::NcVariableType,
     ) -> Result<crate::TypeId> {
-        match crate::types::add_descriptor(self, g, typ)? {
+        match crate::types::add_descriptor_here(self, g, typ)? {
             NcType::User(t) => Ok(t),
             t => fail(
                 ErrorKind::BadType,
@@ -432,8 +585,7 @@ impl FileMut {
     /// # Errors
     /// As [`FileMut::add_variable`].
     pub fn add_string_variable(&mut self, name: &str, dims: &[&str]) -> Result<VariableMut<'_>> {
-        let id = self.add_variable_of_type(name, NcType::String, dims)?;
-        Ok(VariableMut::new(self, id))
+        self.add_variable_at(ROOT, name, dims, |_: &mut FileMut, _| Ok(NcType::String))
     }
 
     /// Adds a variable of any [`NcType`](enum@NcType) over named dimensions, returning its id.
@@ -476,7 +628,7 @@ impl FileMut {
     }
 
     /// The root group's variables, for writing one after another (georust's `variables_mut`,
-    /// as a lending cursor rather than an [`Iterator`]: see [`VariablesMut`]).
+    /// as a lending cursor rather than an [`Iterator`]: see [`HandlesMut`]).
     pub fn variables_mut(&mut self) -> VariablesMut<'_> {
         let ids = self.variables().map(|v| v.id()).collect();
         VariablesMut::new(self, ids)
@@ -495,9 +647,19 @@ impl FileMut {
     /// A group by name or path below the root, for writing; `Ok(None)` when there is none.
     ///
     /// # Errors
-    /// None today; a `Result` as in georust `netcdf`.
+    /// As [`File::group`].
     pub fn group_mut(&mut self, name: &str) -> Result<Option<GroupMut<'_>>> {
-        Ok(self.find_group_path(name).map(|g| GroupMut::new(self, g)))
+        Ok(self.group_id_at(name)?.map(|g| GroupMut::new(self, g)))
+    }
+
+    /// The root group's child groups, for writing one after another (georust's `groups_mut`,
+    /// as a lending cursor rather than an [`Iterator`]: see [`HandlesMut`]).
+    ///
+    /// # Errors
+    /// None today; a `Result` as in georust `netcdf`.
+    pub fn groups_mut(&mut self) -> Result<GroupsMut<'_>> {
+        let ids = self.schema().group(ROOT).groups.clone();
+        Ok(GroupsMut::new(self, ids))
     }
 
     /// Adds a child group to the root group (netCDF-4 only).
@@ -505,8 +667,7 @@ impl FileMut {
     /// # Errors
     /// NC_ENOTNC4 for the classic formats; NC_ENAMEINUSE for a name taken.
     pub fn add_group(&mut self, name: &str) -> Result<GroupMut<'_>> {
-        let g = self.add_group_in(ROOT, name)?;
-        Ok(GroupMut::new(self, g))
+        self.add_group_at(ROOT, name)
     }
 
     /// Adds a variable to a group over dimension ids.
@@ -521,10 +682,37 @@ impl FileMut {
         self.with_path(r)
     }
 
-    /// Sets a global attribute.
-    pub fn add_attribute(&mut self, name: &str, values: impl Into<Values>) -> Result<()> {
-        let r = self.backend_mut().put_att(ROOT, None, name, values.into());
-        self.with_path(r)
+    /// Sets a global attribute, returning (a copy of) it as written.
+    ///
+    /// # Errors
+    /// As netcdf-c's `nc_put_att`.
+    pub fn add_attribute(&mut self, name: &str, values: impl Into<Values>) -> Result<Attribute> {
+        self.add_attribute_at(ROOT, name, values.into())
+    }
+
+    /// [`FileMut::put_attribute`], then the attribute as the dataset holds it.
+    pub(crate) fn put_attribute_returned(
+        &mut self,
+        g: GroupId,
+        var: Option<VarId>,
+        name: &str,
+        values: Values,
+    ) -> Result<Attribute> {
+        let written = Attribute {
+            name: crate::model::normalize_name(name).unwrap_or_else(|_| name.to_owned()),
+            values,
+        };
+        self.put_attribute(g, var, name, written.values.clone())?;
+        let s = self.schema();
+        let atts = match var {
+            Some(v) => &s.var(v).atts,
+            None => &s.group(g).atts,
+        };
+        Ok(atts
+            .iter()
+            .find(|a| a.name == written.name)
+            .cloned()
+            .unwrap_or(written))
     }
 
     /// Sets an attribute of a variable, or of group `g` when `var` is `None`.
@@ -658,17 +846,7 @@ impl FileMut {
             .file
             .check_slab(var, &crate::selection::extents(extents)?, true)?;
         let def = self.schema().var(var);
-        let size = raw_size(def.typ, &def.name)? as u64;
-        if slab.num_elements().checked_mul(size) != Some(data.len() as u64) {
-            return fail(
-                ErrorKind::Edge,
-                format!(
-                    "{} bytes for a selection of {} values of {size} bytes",
-                    data.len(),
-                    slab.num_elements()
-                ),
-            );
-        }
+        check_raw_len(&slab, raw_size(def.typ, &def.name)?, data.len())?;
         let r = self.backend_mut().write_raw(var, &slab, data);
         self.with_path(r)
     }

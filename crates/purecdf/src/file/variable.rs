@@ -2,12 +2,12 @@
 //! `netcdf`'s names: `get_values`, `get_value`, `get_values_into`, `get`, `get_into`,
 //! `get_string`, `fill_value`, `endianness`, `chunking`, `attribute_value`).
 
-use super::{bytes_of_mut, raw_byte_access, raw_size, File};
+use super::{bytes_of_mut, check_raw_len, raw_byte_access, raw_size, Dimension, File};
 use crate::alloc::zeroed;
 use crate::attribute::{is_hidden, AttributeValue};
 use crate::convert::{self, NcElement};
 use crate::error::{fail, Error, ErrorKind, Result};
-use crate::model::{Attribute, Dimension, NcType, Values, VarId};
+use crate::model::{Attribute, NcType, Values, VarId};
 use crate::selection::{extents, Extents, Hyperslab};
 use crate::types::NcTypeDescriptor;
 
@@ -32,7 +32,7 @@ pub struct Variable<'f> {
 impl std::fmt::Debug for Variable<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Variable")
-            .field("name", &self.name())
+            .field("name", &self.name_str())
             .field("type", &self.nc_type())
             .field("shape", &self.shape())
             .finish()
@@ -44,7 +44,7 @@ impl<'f> Variable<'f> {
         Variable { file, id }
     }
 
-    fn def(&self) -> &'f crate::model::Variable {
+    pub(crate) fn def(&self) -> &'f crate::model::Variable {
         self.file.schema().var(self.id)
     }
 
@@ -58,8 +58,14 @@ impl<'f> Variable<'f> {
         self.def().group
     }
 
-    /// The variable's name.
-    pub fn name(&self) -> &'f str {
+    /// The variable's name (a `String`, as georust `netcdf` returns it; see
+    /// [`Variable::name_str`]).
+    pub fn name(&self) -> String {
+        self.def().name.clone()
+    }
+
+    /// The variable's name, borrowed.
+    pub fn name_str(&self) -> &'f str {
         &self.def().name
     }
 
@@ -75,9 +81,12 @@ impl<'f> Variable<'f> {
     }
 
     /// The variable's dimensions, outermost first.
-    pub fn dimensions(&self) -> Vec<&'f Dimension> {
-        let s = self.file.schema();
-        self.def().dims.iter().map(|d| s.dim(*d)).collect()
+    pub fn dimensions(&self) -> Vec<Dimension<'f>> {
+        self.def()
+            .dims
+            .iter()
+            .map(|&d| Dimension::new(self.file, d))
+            .collect()
     }
 
     /// Current shape (lengths of the dimensions).
@@ -160,7 +169,7 @@ impl<'f> Variable<'f> {
             Some(f) => Ok(f.1.clone()),
             None => fail(
                 ErrorKind::NoFilter,
-                format!("variable {} has no filter {id}", self.name()),
+                format!("variable {} has no filter {id}", self.name_str()),
             ),
         }
     }
@@ -177,27 +186,37 @@ impl<'f> Variable<'f> {
     }
 
     /// The fill value as `T` (georust's `fill_value`): `None` when fill mode is off for the
-    /// variable.
+    /// variable. `T` is a number of the variable's type, or a type derived for the variable's
+    /// user type ([`crate::types`]), whose fill value is its `_FillValue` (`None` without one).
     ///
     /// # Errors
     /// NC_EBADTYPE when `T` is not the variable's type.
-    pub fn fill_value<T: NcElement>(&self) -> Result<Option<T>> {
+    pub fn fill_value<T: NcTypeDescriptor + Copy>(&self) -> Result<Option<T>> {
+        if self.def().no_fill {
+            return Ok(None);
+        }
+        T::purecdf_fill_value(self)
+    }
+
+    /// [`Variable::fill_value`] for a number type.
+    pub(crate) fn fill_number<T: NcElement>(&self) -> Result<Option<T>> {
         if T::NC_TYPE != self.nc_type() {
             return fail(
                 ErrorKind::BadType,
-                format!("{} is not of type {:?}", self.name(), T::NC_TYPE),
+                format!("{} is not of type {:?}", self.name_str(), T::NC_TYPE),
             );
-        }
-        if self.def().no_fill {
-            return Ok(None);
         }
         Ok(self
             .fill_values()
             .and_then(|v| crate::attribute::number_at(&v, 0)))
     }
 
-    /// Reads a selection in the variable's own type.
-    pub fn get_raw_values(
+    /// Reads a selection as [`Values`] of the variable's own type (any type: strings, user
+    /// types).
+    ///
+    /// # Errors
+    /// As [`Variable::get_values`] for the selection.
+    pub fn get_typed_values(
         &self,
         extents: impl TryInto<Extents, Error: Into<Error>>,
     ) -> Result<Values> {
@@ -207,7 +226,22 @@ impl<'f> Variable<'f> {
         self.file
             .backend()
             .read_values(self.id, &slab)
-            .map_err(|e| e.object(self.name()))
+            .map_err(|e| e.object(self.name_str()))
+    }
+
+    /// Reads a selection as native-endian bytes of the variable's own fixed-size atomic type
+    /// (georust's `get_raw_values`).
+    ///
+    /// # Errors
+    /// As [`Variable::get_raw_bytes`].
+    pub fn get_raw_values<E>(&self, extents: E) -> Result<Vec<u8>>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        let mut out = Vec::new();
+        self.get_raw_bytes(self::extents(extents)?, &mut out)?;
+        Ok(out)
     }
 
     /// Reads a selection as native-endian bytes of the variable's own fixed-size atomic type into
@@ -215,7 +249,7 @@ impl<'f> Variable<'f> {
     /// reallocate per call.
     ///
     /// # Errors
-    /// As [`Variable::get_raw_values`]; NC_EBADTYPE for string and user-defined types.
+    /// As [`Variable::get_typed_values`]; NC_EBADTYPE for string and user-defined types.
     pub fn get_raw_bytes(
         &self,
         extents: impl TryInto<Extents, Error: Into<Error>>,
@@ -224,14 +258,38 @@ impl<'f> Variable<'f> {
         let slab = self
             .file
             .check_slab(self.id, &crate::selection::extents(extents)?, false)?;
-        let size = raw_size(self.nc_type(), self.name())?;
+        let size = raw_size(self.nc_type(), self.name_str())?;
         let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
         // Every byte is overwritten by the read, so a buffer of the right length is not cleared.
         out.resize(n.checked_mul(size).ok_or(ErrorKind::NoMem)?, 0);
         self.file
             .backend()
             .read_raw(self.id, &slab, out)
-            .map_err(|e| e.object(self.name()))
+            .map_err(|e| e.object(self.name_str()))
+    }
+
+    /// Reads a selection as native-endian bytes of the variable's own fixed-size atomic type into
+    /// `buffer`, which must hold exactly the selection (georust's `get_raw_values_into`).
+    ///
+    /// # Errors
+    /// As [`Variable::get_raw_bytes`]; NC_EEDGE when the buffer's length differs.
+    pub fn get_raw_values_into<E>(&self, buffer: &mut [u8], extents: E) -> Result<()>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        let slab = self
+            .file
+            .check_slab(self.id, &crate::selection::extents(extents)?, false)?;
+        check_raw_len(
+            &slab,
+            raw_size(self.nc_type(), self.name_str())?,
+            buffer.len(),
+        )?;
+        self.file
+            .backend()
+            .read_raw(self.id, &slab, buffer)
+            .map_err(|e| e.object(self.name_str()))
     }
 
     /// Reads a selection converted to `T` (NC_ERANGE if a value does not fit; NC_ECHAR for
@@ -267,7 +325,7 @@ impl<'f> Variable<'f> {
         let Some(size) = size else {
             return fail(
                 ErrorKind::BadType,
-                format!("{} is not numeric", self.name()),
+                format!("{} is not numeric", self.name_str()),
             );
         };
         let bytes = n.checked_mul(size).ok_or(ErrorKind::NoMem)?;
@@ -278,7 +336,7 @@ impl<'f> Variable<'f> {
                 self.file
                     .backend()
                     .read_raw(self.id, &slab, b)
-                    .map_err(|e| e.object(self.name()))?;
+                    .map_err(|e| e.object(self.name_str()))?;
                 return Ok(out);
             }
         }
@@ -286,12 +344,12 @@ impl<'f> Variable<'f> {
         self.file
             .backend()
             .read_raw(self.id, &slab, &mut raw)
-            .map_err(|e| e.object(self.name()))?;
+            .map_err(|e| e.object(self.name_str()))?;
         if raw_byte_access(self.file.format(), typ, T::NC_TYPE) {
             return Ok(raw.chunks_exact(1).map(T::read_ne).collect());
         }
         let mut out = Vec::with_capacity(n);
-        convert::convert_raw::<T>(typ, &raw, &mut out).map_err(|e| e.object(self.name()))?;
+        convert::convert_raw::<T>(typ, &raw, &mut out).map_err(|e| e.object(self.name_str()))?;
         Ok(out)
     }
 
@@ -313,11 +371,16 @@ impl<'f> Variable<'f> {
         }
     }
 
-    /// Reads a selection into `buffer`, which must hold exactly the elements selected.
+    /// Reads a selection into `buffer`, which must hold exactly the elements selected. `T` is
+    /// any [`NcTypeDescriptor`], as for [`Variable::get_values`].
     ///
     /// # Errors
     /// As [`Variable::get_values`]; NC_EEDGE when the buffer's length differs.
-    pub fn get_values_into<T: NcElement, E>(&self, buffer: &mut [T], extents: E) -> Result<()>
+    pub fn get_values_into<T: NcTypeDescriptor + Copy, E>(
+        &self,
+        buffer: &mut [T],
+        extents: E,
+    ) -> Result<()>
     where
         E: TryInto<Extents>,
         E::Error: Into<Error>,
@@ -344,7 +407,7 @@ impl<'f> Variable<'f> {
         E: TryInto<Extents>,
         E::Error: Into<Error>,
     {
-        match self.get_raw_values(self::extents(extents)?)? {
+        match self.get_typed_values(self::extents(extents)?)? {
             Values::String(s) if s.len() == 1 => {
                 Ok(s.into_iter().flatten().next().unwrap_or_default())
             }
@@ -356,17 +419,20 @@ impl<'f> Variable<'f> {
                 let end = c.iter().position(|&b| b == 0).unwrap_or(c.len());
                 Ok(String::from_utf8_lossy(&c[..end]).into_owned())
             }
-            _ => fail(ErrorKind::BadType, format!("{} holds no text", self.name())),
+            _ => fail(
+                ErrorKind::BadType,
+                format!("{} holds no text", self.name_str()),
+            ),
         }
     }
 
     /// Reads a selection of a char variable as text bytes.
     pub fn get_text(&self, extents: impl TryInto<Extents, Error: Into<Error>>) -> Result<Vec<u8>> {
-        match self.get_raw_values(extents)? {
+        match self.get_typed_values(extents)? {
             Values::Char(c) => Ok(c),
             _ => fail(
                 ErrorKind::Char,
-                format!("{} is not a char variable", self.name()),
+                format!("{} is not a char variable", self.name_str()),
             ),
         }
     }
@@ -390,13 +456,13 @@ impl<'f> Variable<'f> {
     }
 
     /// Reads a selection into an array of the selection's shape (index axes dropped), in
-    /// standard layout, reusing its allocation.
+    /// standard layout, reusing its allocation. `T` is any [`NcTypeDescriptor`].
     ///
     /// # Errors
     /// As [`Variable::get_values`]; NC_EEDGE when the array's shape differs from the
     /// selection's, or it is not in standard layout.
     #[cfg(feature = "ndarray")]
-    pub fn get_into<T: NcElement, E, D>(
+    pub fn get_into<T: NcTypeDescriptor + Copy, E, D>(
         &self,
         mut out: ndarray::ArrayViewMut<'_, T, D>,
         extents: E,
@@ -421,7 +487,7 @@ impl<'f> Variable<'f> {
         let Some(slice) = out.as_slice_mut() else {
             return fail(ErrorKind::Edge, "the array is not in standard layout");
         };
-        let v = self.read_values::<T>(&extents)?;
+        let v = T::purecdf_read(self, &extents)?;
         slice.copy_from_slice(&v);
         Ok(())
     }

@@ -2,10 +2,9 @@
 //! ids (georust `netcdf`'s `put_values`, `put_value`, `put`, `put_string`, `put_attribute`,
 //! `set_compression`, `set_chunking`, `set_fill_value`, `set_endianness`).
 
-use super::{FileMut, Variable};
-use crate::convert::NcElement;
+use super::{Dimension, FileMut, Variable};
 use crate::error::{fail, Error, ErrorKind, Result};
-use crate::model::{Attribute, Dimension, NcType, Values, VarId};
+use crate::model::{Attribute, NcType, Values, VarId};
 use crate::selection::{extents, Extent, Extents};
 use crate::types::NcTypeDescriptor;
 use crate::{AttributeValue, Chunking, Endianness, Quantize};
@@ -20,51 +19,6 @@ pub struct VariableMut<'f> {
 impl std::fmt::Debug for VariableMut<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.view().fmt(f)
-    }
-}
-
-/// The variables of a group, handed out for writing one at a time (from
-/// [`FileMut::variables_mut`] and [`GroupMut::variables_mut`](super::GroupMut::variables_mut)).
-///
-/// A [`VariableMut`] borrows the whole file mutably, so this is not an [`Iterator`]: each
-/// handle [`VariablesMut::next`] returns must be dropped before the next call, as in
-/// `while let Some(mut var) = vars.next() { ... }`.
-pub struct VariablesMut<'f> {
-    file: &'f mut FileMut,
-    ids: std::vec::IntoIter<VarId>,
-}
-
-impl std::fmt::Debug for VariablesMut<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VariablesMut")
-            .field("remaining", &self.ids.as_slice())
-            .finish()
-    }
-}
-
-impl<'f> VariablesMut<'f> {
-    pub(crate) fn new(file: &'f mut FileMut, ids: Vec<VarId>) -> Self {
-        VariablesMut {
-            file,
-            ids: ids.into_iter(),
-        }
-    }
-
-    /// The next variable for writing, in definition order; `None` after the last.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<VariableMut<'_>> {
-        let id = self.ids.next()?;
-        Some(VariableMut::new(self.file, id))
-    }
-
-    /// How many variables are left.
-    pub fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    /// True when no variables are left.
-    pub fn is_empty(&self) -> bool {
-        self.ids.len() == 0
     }
 }
 
@@ -83,9 +37,14 @@ impl<'f> VariableMut<'f> {
         self.id
     }
 
-    /// The variable's name.
-    pub fn name(&self) -> &str {
+    /// The variable's name (a `String`, as georust `netcdf` returns it).
+    pub fn name(&self) -> String {
         self.view().name()
+    }
+
+    /// The variable's name, borrowed.
+    pub fn name_str(&self) -> &str {
+        self.view().name_str()
     }
 
     /// The variable's type as the data model's [`NcType`](enum@NcType).
@@ -99,7 +58,7 @@ impl<'f> VariableMut<'f> {
     }
 
     /// The variable's dimensions, outermost first.
-    pub fn dimensions(&self) -> Vec<&Dimension> {
+    pub fn dimensions(&self) -> Vec<Dimension<'_>> {
         self.view().dimensions()
     }
 
@@ -148,8 +107,48 @@ impl<'f> VariableMut<'f> {
     ///
     /// # Errors
     /// As [`Variable::fill_value`].
-    pub fn fill_value<T: NcElement>(&self) -> Result<Option<T>> {
+    pub fn fill_value<T: NcTypeDescriptor + Copy>(&self) -> Result<Option<T>> {
         self.view().fill_value()
+    }
+
+    /// As [`Variable::get_values_into`].
+    ///
+    /// # Errors
+    /// As [`Variable::get_values_into`].
+    pub fn get_values_into<T: NcTypeDescriptor + Copy, E>(
+        &self,
+        buffer: &mut [T],
+        extents: E,
+    ) -> Result<()>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        self.view().get_values_into(buffer, extents)
+    }
+
+    /// As [`Variable::get_raw_values`].
+    ///
+    /// # Errors
+    /// As [`Variable::get_raw_values`].
+    pub fn get_raw_values<E>(&self, extents: E) -> Result<Vec<u8>>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        self.view().get_raw_values(extents)
+    }
+
+    /// As [`Variable::get_raw_values_into`].
+    ///
+    /// # Errors
+    /// As [`Variable::get_raw_values_into`].
+    pub fn get_raw_values_into<E>(&self, buffer: &mut [u8], extents: E) -> Result<()>
+    where
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        self.view().get_raw_values_into(buffer, extents)
     }
 
     /// As [`Variable::get_values`].
@@ -201,15 +200,34 @@ impl<'f> VariableMut<'f> {
         self.view().get(extents)
     }
 
+    /// As [`Variable::get_into`].
+    ///
+    /// # Errors
+    /// As [`Variable::get_into`].
+    #[cfg(feature = "ndarray")]
+    pub fn get_into<T: NcTypeDescriptor + Copy, E, D>(
+        &self,
+        out: ndarray::ArrayViewMut<'_, T, D>,
+        extents: E,
+    ) -> Result<()>
+    where
+        D: ndarray::Dimension,
+        E: TryInto<Extents>,
+        E::Error: Into<Error>,
+    {
+        self.view().get_into(out, extents)
+    }
+
     /// Sets an attribute of the variable (`nc_put_att`): a number, a vector, text (`&str`,
     /// written as char), strings (`Vec<String>`, written as NC_STRING) or an
-    /// [`AttributeValue`].
+    /// [`AttributeValue`]. Returns (a copy of) the attribute as written.
     ///
     /// # Errors
     /// As netcdf-c's `nc_put_att`.
-    pub fn put_attribute(&mut self, name: &str, value: impl Into<Values>) -> Result<()> {
+    pub fn put_attribute(&mut self, name: &str, value: impl Into<Values>) -> Result<Attribute> {
         let g = self.view().group_id();
-        self.file.put_attribute(g, Some(self.id), name, value)
+        self.file
+            .put_attribute_returned(g, Some(self.id), name, value.into())
     }
 
     /// Deletes an attribute of the variable (`nc_del_att`).
@@ -275,7 +293,7 @@ impl<'f> VariableMut<'f> {
             NcType::Char => self.put_values(value.as_bytes(), extents),
             t => fail(
                 ErrorKind::BadType,
-                format!("a string written to {} of type {t:?}", self.name()),
+                format!("a string written to {} of type {t:?}", self.name_str()),
             ),
         }
     }
@@ -337,23 +355,16 @@ impl<'f> VariableMut<'f> {
         self.file.def_var_chunking(self.id, chunking)
     }
 
-    /// Sets the fill value (`_FillValue`), which must have the variable's type.
+    /// Sets the fill value (`_FillValue`), which must have the variable's type: a number, or a
+    /// value of a type derived for the variable's user type ([`crate::types`]).
     ///
     /// # Errors
     /// NC_EBADTYPE when `T` is not the variable's type.
-    pub fn set_fill_value<T: NcElement>(&mut self, fill_value: T) -> Result<()> {
-        if T::NC_TYPE != self.nc_type() {
-            return fail(
-                ErrorKind::BadType,
-                format!(
-                    "a {:?} fill value for {} of type {:?}",
-                    T::NC_TYPE,
-                    self.name(),
-                    self.nc_type()
-                ),
-            );
-        }
-        self.put_attribute("_FillValue", T::into_values(vec![fill_value]))
+    pub fn set_fill_value<T: NcTypeDescriptor + Copy>(&mut self, fill_value: T) -> Result<()> {
+        let values = T::purecdf_fill_attribute(&self.view(), fill_value)?;
+        let g = self.view().group_id();
+        self.file
+            .put_attribute(g, Some(self.id), "_FillValue", values)
     }
 
     /// Turns fill mode off for this variable: unwritten data is left undefined.
@@ -397,7 +408,7 @@ impl<'f> VariableMut<'f> {
 
 /// The selection a write of data shaped `shape` covers, as georust `netcdf` works it out:
 /// index axes take no data axis; an open-ended extent (`..`, `3..`) on an unlimited dimension
-/// takes the data's length; with `flat` (a slice of values), a one-dimensional variable takes as
+/// takes the data's length when that is at least the dimension's from the start; with `flat` (a slice of values), a one-dimensional variable takes as
 /// many values as given.
 fn extents_for(
     var: &Variable<'_>,
@@ -440,11 +451,19 @@ fn extents_for(
                 end: None,
                 stride,
             } if d.unlimited => {
+                // The array may grow the dimension, not write fewer records than it has from
+                // `start` on (which would leave it unclear where they go): those keep the
+                // selection, and the shapes then differ (NC_EEDGE).
                 let n = axes.next().copied().unwrap_or(0) as u64;
-                Extent::SliceCount {
-                    start,
-                    count: n,
-                    stride,
+                let have = d.len.saturating_sub(start).div_ceil(stride.max(1));
+                if n >= have {
+                    Extent::SliceCount {
+                        start,
+                        count: n,
+                        stride,
+                    }
+                } else {
+                    e
                 }
             }
             _ => {

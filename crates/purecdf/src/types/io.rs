@@ -126,6 +126,25 @@ fn compatible(have: &NcVariableType, want: &NcVariableType) -> bool {
 /// Defines the type `d` in group `g` (and first the types it uses) unless a type of its name is
 /// visible there already, which must then be compatible; returns its netCDF type.
 pub(crate) fn add_descriptor(file: &mut FileMut, g: GroupId, d: &NcVariableType) -> Result<NcType> {
+    add_descriptor_from(file, g, d, find_visible_type)
+}
+
+/// As [`add_descriptor`], but `d` itself is looked for in group `g` only (georust's `add_type`
+/// defines a type in the group asked even when an ancestor has one of that name).
+pub(crate) fn add_descriptor_here(
+    file: &mut FileMut,
+    g: GroupId,
+    d: &NcVariableType,
+) -> Result<NcType> {
+    add_descriptor_from(file, g, d, |s: &Schema, g, name: &str| s.find_type(g, name))
+}
+
+fn add_descriptor_from(
+    file: &mut FileMut,
+    g: GroupId,
+    d: &NcVariableType,
+    find: impl FnOnce(&Schema, GroupId, &str) -> Option<TypeId>,
+) -> Result<NcType> {
     use NcVariableType as V;
     let Some(name) = type_name(d) else {
         return Ok(match d {
@@ -136,7 +155,7 @@ pub(crate) fn add_descriptor(file: &mut FileMut, g: GroupId, d: &NcVariableType)
             _ => NcType::String,
         });
     };
-    if let Some(t) = find_visible_type(file.schema(), g, name) {
+    if let Some(t) = find(file.schema(), g, name) {
         let have = describe(file.schema(), NcType::User(t));
         if have == *d || compatible(&have, d) {
             return Ok(NcType::User(t));
@@ -200,7 +219,7 @@ fn check<T: NcTypeDescriptor>(var: &Variable<'_>) -> Result<(NcVariableType, NcV
             ErrorKind::BadType,
             format!(
                 "{} is of type {}, not {name}",
-                var.name(),
+                var.name_str(),
                 type_name(&have).unwrap_or("an atomic type")
             ),
         );
@@ -214,24 +233,76 @@ pub(crate) fn read_user<T: NcTypeDescriptor>(
     extents: &Extents,
 ) -> Result<Vec<T>> {
     let (have, want) = check::<T>(var)?;
-    let values = var.get_raw_values(extents)?;
-    let size = std::mem::size_of::<T>();
-    let mut buf = vec![0u8; size];
-    let mut put = |v: &Value| -> Result<T> {
-        encode(v, &have, &want, &mut buf).map_err(|e| e.object(var.name()))?;
-        // SAFETY: `check` found `T` laid out as `want` describes (the trait's contract), and
-        // `encode` filled every byte with a value of the described field type (enums only
-        // with their members), which is then a valid `T`.
-        Ok(unsafe { std::ptr::read_unaligned(buf.as_ptr().cast::<T>()) })
-    };
+    let values = var.get_typed_values(extents)?;
+    let mut buf = vec![0u8; std::mem::size_of::<T>()];
+    let mut put = |v: &Value| to_rust::<T>(var, v, &have, &want, &mut buf);
     match values {
         Values::User(_, v) => v.iter().map(&mut put).collect(),
         Values::Char(c) => c.into_iter().map(|c| put(&Value::Char(c))).collect(),
         _ => fail(
             ErrorKind::BadType,
-            format!("{} is not of a user-defined type", var.name()),
+            format!("{} is not of a user-defined type", var.name_str()),
         ),
     }
+}
+
+/// Value `v` of the variable's type `have` as a `T` laid out as `want` (checked by [`check`]),
+/// through `buf` (`size_of::<T>()` bytes).
+fn to_rust<T: NcTypeDescriptor>(
+    var: &Variable<'_>,
+    v: &Value,
+    have: &NcVariableType,
+    want: &NcVariableType,
+    buf: &mut [u8],
+) -> Result<T> {
+    encode(v, have, want, buf).map_err(|e| e.object(var.name_str()))?;
+    // SAFETY: `check` found `T` laid out as `want` describes (the trait's contract), and
+    // `encode` filled every byte with a value of the described field type (enums only with
+    // their members), which is then a valid `T`.
+    Ok(unsafe { std::ptr::read_unaligned(buf.as_ptr().cast::<T>()) })
+}
+
+/// The `_FillValue` of a user-typed variable as a `T`; `None` when it has none.
+pub(crate) fn fill_user<T: NcTypeDescriptor>(var: &Variable<'_>) -> Result<Option<T>> {
+    let (have, want) = check::<T>(var)?;
+    let Some(att) = var.attribute("_FillValue") else {
+        return Ok(None);
+    };
+    match &att.values {
+        Values::User(t, v) if NcType::User(*t) == var.nc_type() && v.len() == 1 => {
+            let mut buf = vec![0u8; std::mem::size_of::<T>()];
+            to_rust::<T>(var, &v[0], &have, &want, &mut buf).map(Some)
+        }
+        _ => fail(
+            ErrorKind::BadType,
+            format!(
+                "{}: _FillValue is not one value of the variable's type",
+                var.name_str()
+            ),
+        ),
+    }
+}
+
+/// `value` as the `_FillValue` attribute of a user-typed variable.
+pub(crate) fn fill_attribute_user<T: NcTypeDescriptor>(
+    var: &Variable<'_>,
+    value: &T,
+) -> Result<Values> {
+    let (have, want) = check::<T>(var)?;
+    let NcType::User(t) = var.nc_type() else {
+        return fail(
+            ErrorKind::BadType,
+            format!("{} is not of a user-defined type", var.name_str()),
+        );
+    };
+    // SAFETY: `T` has no padding (the trait's contract), so all its bytes are initialised.
+    let bytes = unsafe {
+        std::slice::from_raw_parts(
+            std::ptr::from_ref(value).cast::<u8>(),
+            std::mem::size_of::<T>(),
+        )
+    };
+    Ok(Values::User(t, vec![decode(bytes, &have, &want)]))
 }
 
 /// Writes values of `T` into a selection of a user-typed variable.

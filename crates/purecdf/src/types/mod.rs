@@ -35,12 +35,15 @@
 
 mod io;
 
-pub(crate) use io::{add_descriptor, describe, read_user, write_user};
+pub(crate) use io::{
+    add_descriptor, add_descriptor_here, describe, fill_attribute_user, fill_user, read_user,
+    write_user,
+};
 
 use crate::convert::NcElement;
 use crate::error::Result;
 use crate::file::{FileMut, Variable};
-use crate::model::{GroupId, NcType, VarId};
+use crate::model::{GroupId, NcType, Values, VarId};
 use crate::selection::Extents;
 
 /// A Rust type whose values are laid out in memory as one value of a netCDF type.
@@ -86,6 +89,18 @@ pub unsafe trait NcTypeDescriptor: Sized {
     #[doc(hidden)]
     fn purecdf_write(file: &mut FileMut, var: VarId, values: &[Self], ext: Extents) -> Result<()> {
         write_user::<Self>(file, var, values, ext)
+    }
+
+    /// The variable's fill value as `Self` (fill mode on).
+    #[doc(hidden)]
+    fn purecdf_fill_value(var: &Variable<'_>) -> Result<Option<Self>> {
+        fill_user::<Self>(var)
+    }
+
+    /// `value` as the variable's `_FillValue` attribute.
+    #[doc(hidden)]
+    fn purecdf_fill_attribute(var: &Variable<'_>, value: Self) -> Result<Values> {
+        fill_attribute_user::<Self>(var, &value)
     }
 }
 
@@ -362,6 +377,23 @@ macro_rules! numeric {
                 ext: Extents,
             ) -> Result<()> {
                 file.put_values(var, values, ext)
+            }
+            fn purecdf_fill_value(var: &Variable<'_>) -> Result<Option<Self>> {
+                var.fill_number::<$t>()
+            }
+            fn purecdf_fill_attribute(var: &Variable<'_>, value: Self) -> Result<Values> {
+                if <$t as NcElement>::NC_TYPE != var.nc_type() {
+                    return crate::error::fail(
+                        crate::ErrorKind::BadType,
+                        format!(
+                            "a {:?} fill value for {} of type {:?}",
+                            <$t as NcElement>::NC_TYPE,
+                            var.name_str(),
+                            var.nc_type()
+                        ),
+                    );
+                }
+                Ok(<$t as NcElement>::into_values(vec![value]))
             }
         }
         // SAFETY: arrays of numbers have no padding; each element is one value.

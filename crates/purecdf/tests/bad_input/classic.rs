@@ -9,7 +9,7 @@ use crate::{data_dir, require_reference, run_cases, seed};
 
 /// Opens a byte image in memory (`open_mem`, as the fuzz target does).
 fn open_bytes(bytes: &[u8]) -> purecdf::Result<purecdf::File> {
-    purecdf::open_mem(bytes.to_vec())
+    purecdf::open_bytes(bytes.to_vec())
 }
 
 /// Largest selection read whole; bigger variables are probed at their first and last element.
@@ -32,13 +32,13 @@ fn exercise(file: &purecdf::File) {
             .try_fold(size, |acc, &d| acc.checked_mul(d))
             .unwrap_or(u64::MAX);
         if bytes <= READ_WHOLE_LIMIT {
-            let _ = v.get_raw_values(..);
+            let _ = v.get_typed_values(..);
         } else if shape.iter().all(|&d| d > 0) {
             let ones = vec![1u64; shape.len()];
             let first = vec![0u64; shape.len()];
             let last: Vec<u64> = shape.iter().map(|d| d - 1).collect();
-            let _ = v.get_raw_values((first.as_slice(), ones.as_slice()));
-            let _ = v.get_raw_values((last.as_slice(), ones.as_slice()));
+            let _ = v.get_typed_values((first.as_slice(), ones.as_slice()));
+            let _ = v.get_typed_values((last.as_slice(), ones.as_slice()));
         }
         if v.nc_type() == NcType::Char && bytes <= READ_WHOLE_LIMIT {
             let _ = v.get_text(..);

@@ -104,7 +104,7 @@ pub(crate) fn differences(file: &File, groups: &Json, label: &str) -> Vec<String
                     ev.get("type").str()
                 )));
             }
-            let vdims: Vec<&str> = var.dimensions().iter().map(|d| d.name.as_str()).collect();
+            let vdims: Vec<&str> = var.dimensions().iter().map(|d| d.name_str()).collect();
             let want: Vec<&str> = ev.get("dims").arr().iter().map(Json::str).collect();
             if vdims != want {
                 out.push(at(&format!("dimensions {vdims:?}, expected {want:?}")));
@@ -121,7 +121,7 @@ pub(crate) fn differences(file: &File, groups: &Json, label: &str) -> Vec<String
                 &at("attributes"),
                 &mut out,
             );
-            match var.get_raw_values(..) {
+            match var.get_typed_values(..) {
                 Ok(values) => {
                     if let Some(d) = compare(&values, ev.get("data")) {
                         out.push(at(&format!("data: {d}")));

@@ -110,7 +110,7 @@ impl<W: Write> Printer<'_, W> {
         let budget = (CHUNK_BYTES / size).max(1);
         let rank = shape.len();
         if rank == 0 {
-            let vals = var.get_raw_values(()).map_err(|e| e.during(DATA_READ))?;
+            let vals = var.get_typed_values(()).map_err(|e| e.during(DATA_READ))?;
             return f(self, &vals);
         }
         // Split level: the outermost level whose inner block fits the budget.
@@ -137,7 +137,7 @@ impl<W: Write> Printer<'_, W> {
                 start[level] = pos;
                 count[level] = k;
                 let vals = var
-                    .get_raw_values((&start[..], &count[..]))
+                    .get_typed_values((&start[..], &count[..]))
                     .map_err(|e| e.during(DATA_READ))?;
                 if vals.len() as u64 != count.iter().product::<u64>() {
                     return Err(Error::with_detail(
