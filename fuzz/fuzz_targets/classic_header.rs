@@ -27,14 +27,14 @@ fuzz_target!(|data: &[u8]| {
             .try_fold(size, |acc, &d| acc.checked_mul(d))
             .unwrap_or(u64::MAX);
         if bytes <= READ_WHOLE_LIMIT {
-            let _ = v.get_raw_values(..);
+            let _ = v.get_typed_values(..);
             let _ = v.get_values::<f64, _>(..);
         } else if shape.iter().all(|&d| d > 0) {
             let ones = vec![1u64; shape.len()];
             let first = vec![0u64; shape.len()];
             let last: Vec<u64> = shape.iter().map(|d| d - 1).collect();
-            let _ = v.get_raw_values((first.as_slice(), ones.as_slice()));
-            let _ = v.get_raw_values((last.as_slice(), ones.as_slice()));
+            let _ = v.get_typed_values((first.as_slice(), ones.as_slice()));
+            let _ = v.get_typed_values((last.as_slice(), ones.as_slice()));
         }
     }
 });

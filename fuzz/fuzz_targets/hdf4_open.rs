@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
         for v in file.variables() {
             let _ = v.attributes().count();
             if v.len() as u64 <= SMALL {
-                let _ = v.get_raw_values(..);
+                let _ = v.get_typed_values(..);
             }
         }
     }

@@ -35,10 +35,10 @@ fuzz_target!(|data: &[u8]| {
     for id in ids {
         let v = file.variable_by_id(id);
         if v.len() <= 1 << 16 {
-            let _ = v.get_raw_values(..);
+            let _ = v.get_typed_values(..);
         }
         let rank = v.dimensions().len();
         let (start, count) = (vec![0usize; rank], vec![1usize; rank]);
-        let _ = v.get_raw_values((start.as_slice(), count.as_slice()));
+        let _ = v.get_typed_values((start.as_slice(), count.as_slice()));
     }
 });

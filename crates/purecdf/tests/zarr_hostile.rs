@@ -198,7 +198,7 @@ fn dir_read_fails(objects: &[(&str, &[u8])], key: &str) {
         std::fs::write(path, v).unwrap();
     }
     let f = purecdf::open(dir.path()).unwrap();
-    match f.variable("v").unwrap().get_raw_values(..) {
+    match f.variable("v").unwrap().get_typed_values(..) {
         Ok(x) => panic!("read {x:?} from a bad {key} in a directory"),
         Err(e) => assert!(e.to_string().contains(key), "{e} does not name {key}"),
     }
@@ -240,7 +240,7 @@ fn hostile_v3_shards_name_the_key() {
     // A good first shard whose second inner chunk was never written; no second shard.
     let good = shard(&[1, 2], [(0, 8), (u64::MAX, u64::MAX)]);
     let f = purecdf::open_store(store(&[V3_GROUP, za, ("v/c/0", &good)])).unwrap();
-    let v = f.variable("v").unwrap().get_raw_values(..).unwrap();
+    let v = f.variable("v").unwrap().get_typed_values(..).unwrap();
     assert_eq!(v, Values::Int(vec![1, 2, 7, 7, 7, 7]));
     // A shard shorter than its index; an entry running past the shard; one whose end
     // overflows; an inner chunk of the wrong size.
@@ -297,6 +297,6 @@ fn hostile_v3_shards_name_the_key() {
     // NC_ENOFILTER.
     let meta = sharded_v3("[6]", "[4]", "[2]", "end", r#"[{"name": "gzip"}]"#);
     let f = purecdf::open_store(store(&[V3_GROUP, ("v/zarr.json", meta.as_bytes())])).unwrap();
-    let e = f.variable("v").unwrap().get_raw_values(..).unwrap_err();
+    let e = f.variable("v").unwrap().get_typed_values(..).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoFilter, "{e}");
 }

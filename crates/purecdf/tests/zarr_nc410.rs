@@ -142,9 +142,9 @@ type Filters = &'static [(u32, &'static [u32])];
 fn write_ours(url: &str, text: bool) {
     let mut f = purecdf::create_with(url, purecdf::Format::Netcdf4).unwrap();
     let root = GroupId(0);
-    let x = f.add_dimension("x", 40).unwrap();
-    let y = f.add_dimension("y", 50).unwrap();
-    let t = f.add_unlimited_dimension("t").unwrap();
+    let x = f.add_dimension("x", 40).unwrap().id();
+    let y = f.add_dimension("y", 50).unwrap().id();
+    let t = f.add_unlimited_dimension("t").unwrap().id();
     f.add_attribute("title", "by purecdf").unwrap();
     f.add_attribute("n", vec![1i32, -2, 3]).unwrap();
     f.add_attribute("f", vec![0.5f32, -1.25]).unwrap();
@@ -321,7 +321,7 @@ fn nc410_layout_reads_back_and_refuses_long_strings() {
     assert!(zarray.contains("\"|S128\""), "{zarray}");
     let file = purecdf::open(&store).unwrap();
     let st = var_at(&file, "/g/st").unwrap();
-    let got = file.variable_by_id(st).get_raw_values(..).unwrap();
+    let got = file.variable_by_id(st).get_typed_values(..).unwrap();
     let long = "x".repeat(128);
     let want: Vec<Option<String>> = ["", "one", "th\u{e9}", long.as_str()]
         .iter()
@@ -342,7 +342,7 @@ fn nc410_layout_reads_back_and_refuses_long_strings() {
         dir.path().join("long.zarr").display()
     );
     let mut f = purecdf::create_with(&url, purecdf::Format::Netcdf4).unwrap();
-    let n = f.add_dimension("n", 1).unwrap();
+    let n = f.add_dimension("n", 1).unwrap().id();
     let v = f
         .add_variable_in(GroupId(0), "s", NcType::String, &[n])
         .unwrap();

@@ -106,7 +106,7 @@ fn check(path: &Path, manifest: &json::Json, min_arrays: usize) -> Vec<String> {
                     a.get("type").str()
                 ));
             }
-            let dims: Vec<&str> = var.dimensions().iter().map(|d| d.name.as_str()).collect();
+            let dims: Vec<String> = var.dimensions().iter().map(|d| d.name()).collect();
             let want: Vec<&str> = a.get("dims").arr().iter().map(json::Json::str).collect();
             if dims != want {
                 problems.push(format!("{at}: dimensions {dims:?}, expected {want:?}"));
