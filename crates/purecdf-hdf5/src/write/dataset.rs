@@ -526,12 +526,22 @@ impl Hdf5Writer {
                     // Inside the extent the selection overwrites every element; an edge chunk
                     // keeps fill past the extent (a later extension shows it).
                     let inside = (0..rank).all(|d| off[d] + cd[d] <= dims[d]);
-                    let mut buf = if inside {
-                        vec![0; chunk_elems * esize]
+                    let exact = inside
+                        && slab.start == off
+                        && slab.count == cd
+                        && slab.stride.iter().all(|s| *s == 1);
+                    let buf = if exact {
+                        // The selection is this chunk: its bytes are the chunk's, in order.
+                        self.pipeline.chunk_copy(data)
                     } else {
-                        repeat(&fill, chunk_elems)
+                        let mut buf = if inside {
+                            self.pipeline.chunk_buffer(chunk_elems * esize)
+                        } else {
+                            repeat(&fill, chunk_elems)
+                        };
+                        scatter(&mut buf, &cd, &off, slab, esize, data);
+                        buf
                     };
-                    scatter(&mut buf, &cd, &off, slab, esize, data);
                     if let Storage::Chunked(c) = &mut self.ds_mut(ds)?.storage {
                         c.cache.remove(&off);
                     }

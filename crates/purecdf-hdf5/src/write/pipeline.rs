@@ -79,11 +79,18 @@ pub(crate) struct Inflight {
     slot: Arc<Slot>,
 }
 
+/// How many chunk buffers [`Pipeline::spare`] keeps for reuse.
+const SPARE_BUFFERS: usize = 16;
+
 /// The chunks being filtered, oldest first.
 #[derive(Default)]
 pub(crate) struct Pipeline {
     pub(crate) queue: VecDeque<Inflight>,
     bytes: usize,
+    /// Buffers of chunks already stored, for the next chunks: a fresh buffer of a megabyte costs
+    /// the writing thread a page fault per 4 KiB (the allocator hands large blocks back to the
+    /// kernel when they are freed), a reused one none.
+    spare: Vec<Vec<u8>>,
 }
 
 impl std::fmt::Debug for Pipeline {
@@ -96,6 +103,40 @@ impl Pipeline {
     /// True when chunks of `ds` are being filtered.
     pub(crate) fn has(&self, ds: ObjId) -> bool {
         self.queue.iter().any(|c| c.ds == ds)
+    }
+
+    /// A buffer of `len` bytes for a chunk the caller overwrites whole: a kept one when there is
+    /// one large enough (its old bytes zeroed), else a new one.
+    pub(crate) fn chunk_buffer(&mut self, len: usize) -> Vec<u8> {
+        match self.spare.iter().position(|b| b.capacity() >= len) {
+            Some(i) => {
+                let mut b = self.spare.swap_remove(i);
+                b.clear();
+                b.resize(len, 0);
+                b
+            }
+            None => vec![0; len],
+        }
+    }
+
+    /// A copy of `data` (a whole chunk), in a kept buffer when there is one large enough.
+    pub(crate) fn chunk_copy(&mut self, data: &[u8]) -> Vec<u8> {
+        match self.spare.iter().position(|b| b.capacity() >= data.len()) {
+            Some(i) => {
+                let mut b = self.spare.swap_remove(i);
+                b.clear();
+                b.extend_from_slice(data);
+                b
+            }
+            None => data.to_vec(),
+        }
+    }
+
+    /// Keeps a stored chunk's buffer for [`Pipeline::chunk_buffer`] (up to [`SPARE_BUFFERS`]).
+    fn recycle(&mut self, b: Vec<u8>) {
+        if self.spare.len() < SPARE_BUFFERS && b.capacity() >= 4096 {
+            self.spare.push(b);
+        }
     }
 }
 
@@ -195,6 +236,7 @@ impl Hdf5Writer {
                 self.io.write_at(at, &b)?;
             }
             at += b.len() as u64;
+            self.pipeline.recycle(b);
         }
         if gather {
             self.io.write_at(base, &buf)?;
@@ -234,6 +276,8 @@ impl Hdf5Writer {
             let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 encode_chunk(&f, &r, esize)
             }));
+            // Let go of the raw chunk first, so that the writer can reuse its buffer.
+            drop(r);
             s.put(out.unwrap_or_else(|_| {
                 Err(FilterError::Corrupt(0, "a chunk filter panicked".into()))
             }));
@@ -271,6 +315,9 @@ impl Hdf5Writer {
             };
             self.pipeline.bytes -= c.raw.len();
             let result = c.slot.take();
+            if let Ok(raw) = Arc::try_unwrap(c.raw) {
+                self.pipeline.recycle(raw);
+            }
             if run_ds.is_some_and(|d| d != c.ds) {
                 let d = run_ds.take().unwrap_or(c.ds);
                 self.append_encoded(d, std::mem::take(&mut run))?;
