@@ -248,6 +248,36 @@ fn fixture_stores_read_from_s3_as_from_disk() {
     support::assert_no_failures("stores read from S3", &failures);
 }
 
+/// A Zarr v3 store of sharded arrays (index at the start and at the end, missing shards and
+/// inner chunks) reads from S3, where each shard's index and inner chunks are fetched with range
+/// requests, as from disk.
+#[test]
+fn sharded_zarr_v3_reads_from_s3_with_ranges() {
+    let Some(moto) = start_moto() else { return };
+    let work = tempfile::tempdir().unwrap();
+    let env = moto.env(work.path().to_str().unwrap());
+    let store = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../purecdf/tests/data/zarr_v3_sharded/sharded.zarr");
+    moto.upload_tree(&store, "read/v3/sharded.zarr");
+    let local = format!("file://{}#mode=zarr,file", store.display());
+    let remote = moto.url("read/v3/sharded.zarr", "zarr,s3");
+    for flags in [&[][..], &["-h", "-s"][..]] {
+        let mut a: Vec<&str> = flags.to_vec();
+        a.push(&local);
+        let here = dump(&a, &env, work.path());
+        *a.last_mut().unwrap() = &remote;
+        let there = dump(&a, &env, work.path());
+        assert_eq!(here.0, Some(0), "{flags:?}: {}", here.2);
+        assert_eq!(there.0, Some(0), "{flags:?}: {}", there.2);
+        assert!(
+            here.1 == there.1,
+            "{flags:?}: S3 dump differs:\n{}",
+            there.1
+        );
+        assert!(here.1.contains("data:") || !flags.is_empty());
+    }
+}
+
 #[test]
 fn nccopy_and_ncgen_write_to_s3() {
     let Some(moto) = start_moto() else { return };
@@ -539,4 +569,52 @@ fn few_requests_and_failed_uploads() {
     );
     let after = dump(&[&target], &env, work.path());
     assert_eq!(after.0, Some(1), "{}", after.1);
+}
+
+/// Shards on S3 are read with range requests (the index, then the inner chunks), and read the
+/// same from a server that ignores `Range` and sends whole objects.
+#[test]
+fn shards_on_s3_are_read_by_ranges() {
+    let server = TestServer::start();
+    let work = tempfile::tempdir().unwrap();
+    let store = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../purecdf/tests/data/zarr_v3_sharded/sharded.zarr");
+    let objects = tree(&store);
+    for (rel, bytes) in &objects {
+        server.put(&format!("/bkt/sharded.zarr/{rel}"), bytes.clone());
+    }
+    let env = [("HOME", "/nonexistent"), ("PURECDF_HTTP_RETRIES", "1")];
+    let url = format!("{}/bkt/sharded.zarr#mode=zarr,s3", server.base());
+    let local = dump(
+        &[&format!("file://{}#mode=zarr,file", store.display())],
+        &env,
+        work.path(),
+    );
+    assert_eq!(local.0, Some(0), "{}", local.2);
+    server.take_seen();
+    let there = dump(&[&url], &env, work.path());
+    assert_eq!(there.0, Some(0), "{}", there.2);
+    assert!(there.1 == local.1, "S3 dump differs:\n{}", there.1);
+    // Shards (keys `.../c/i/j`) are fetched by ranges only.
+    let seen = server.take_seen();
+    let chunk_gets: Vec<&support::http_server::Seen> = seen
+        .iter()
+        .filter(|s| s.method == "GET" && s.path.contains("/c/"))
+        .collect();
+    assert!(!chunk_gets.is_empty(), "{seen:?}");
+    assert!(
+        chunk_gets.iter().all(|s| s.range.is_some()),
+        "whole-object GETs of shards: {chunk_gets:?}"
+    );
+    server.set_faults(Faults {
+        ignore_range: true,
+        ..Faults::default()
+    });
+    let whole = dump(&[&url], &env, work.path());
+    assert_eq!(whole.0, Some(0), "{}", whole.2);
+    assert!(
+        whole.1 == local.1,
+        "S3 dump without ranges differs:\n{}",
+        whole.1
+    );
 }

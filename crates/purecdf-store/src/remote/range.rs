@@ -118,6 +118,18 @@ impl RangeFetch for S3Object {
 ///
 /// # Errors
 /// [`StoreError::Remote`] for another status or a range other than the one asked.
+/// The first and last byte and the object's length of a `Content-Range: bytes a-b/total` header
+/// (RFC 9110, section 14.4).
+pub(crate) fn parse_content_range(cr: &str) -> Option<(u64, u64, u64)> {
+    let (range, total) = cr.strip_prefix("bytes ")?.split_once('/')?;
+    let (a, b) = range.split_once('-')?;
+    Some((
+        a.trim().parse().ok()?,
+        b.trim().parse().ok()?,
+        total.trim().parse().ok()?,
+    ))
+}
+
 pub(crate) fn check_range_response(
     request: &HttpRequest<'_>,
     r: HttpResponse,
@@ -132,16 +144,7 @@ pub(crate) fn check_range_response(
     match r.status {
         206 => {
             let cr = r.content_range.as_deref().unwrap_or("");
-            let parsed = cr.strip_prefix("bytes ").and_then(|rest| {
-                let (range, total) = rest.split_once('/')?;
-                let (a, b) = range.split_once('-')?;
-                Some((
-                    a.trim().parse::<u64>().ok()?,
-                    b.trim().parse::<u64>().ok()?,
-                    total.trim().parse::<u64>().ok()?,
-                ))
-            });
-            let Some((a, b, total)) = parsed else {
+            let Some((a, b, total)) = parse_content_range(cr) else {
                 return Err(bad(format!("bad Content-Range {cr:?}")));
             };
             let want_end = end.min(total);

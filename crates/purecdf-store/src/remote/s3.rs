@@ -7,7 +7,7 @@ use super::http::{status_error, HttpClient, HttpRequest, HttpResponse, HttpSetti
 use super::s3url::S3Url;
 use super::sigv4::{self, uri_encode, SignInput, EMPTY_SHA256};
 use super::xml;
-use crate::{Result, StoreError};
+use crate::{ByteRange, Result, StoreError};
 
 /// A client for one bucket of one S3 service.
 #[derive(Debug, Clone)]
@@ -152,6 +152,71 @@ impl S3Client {
         let range = vec![("range".to_string(), format!("bytes={start}-{}", end - 1))];
         let (req, r) = self.request("GET", key, &[], range, &[])?;
         super::range::check_range_response(&req, r, start, end)
+    }
+
+    /// Part of an object and the object's whole length, or `None` when it does not exist: one
+    /// signed `GET` with a `Range` header (RFC 9110, section 14; a suffix range for
+    /// [`ByteRange::Last`]). A server that ignores the range sends the whole object, which is
+    /// cut here; an empty part costs a whole `GET` (only the length is wanted then).
+    ///
+    /// # Errors
+    /// [`StoreError::Remote`] for any other failure, or a range other than the one asked.
+    pub fn get_part(&self, key: &str, range: ByteRange) -> Result<Option<(Vec<u8>, u64)>> {
+        let spec = match range {
+            ByteRange::From { start, len } if len > 0 => {
+                format!("bytes={start}-{}", start.saturating_add(len - 1))
+            }
+            ByteRange::Last(n) if n > 0 => format!("bytes=-{n}"),
+            _ => return Ok(self.get(key)?.map(|all| (Vec::new(), all.len() as u64))),
+        };
+        let (req, r) = self.request("GET", key, &[], vec![("range".into(), spec)], &[])?;
+        let total_of = |r: &HttpResponse| {
+            r.content_range
+                .as_deref()
+                .and_then(|c| c.rsplit('/').next())
+                .and_then(|t| t.trim().parse::<u64>().ok())
+        };
+        match r.status {
+            404 => Ok(None),
+            200 => {
+                let total = r.body.len() as u64;
+                let want = range.within(total);
+                Ok(Some((
+                    r.body[want.start as usize..want.end as usize].to_vec(),
+                    total,
+                )))
+            }
+            206 => {
+                let cr = r.content_range.as_deref().unwrap_or("");
+                let parsed = super::range::parse_content_range(cr);
+                match parsed {
+                    Some((a, b, total))
+                        if {
+                            let want = range.within(total);
+                            a == want.start
+                                && b.checked_add(1) == Some(want.end)
+                                && r.body.len() as u64 == want.end - want.start
+                        } =>
+                    {
+                        Ok(Some((r.body, total)))
+                    }
+                    _ => Err(StoreError::Remote {
+                        url: super::http::printable_url(&req.url).to_string(),
+                        what: format!(
+                            "asked for {range:?}, got Content-Range {cr:?} with {} bytes",
+                            r.body.len()
+                        ),
+                        status: Some(206),
+                    }),
+                }
+            }
+            // A range starting at or past the end of the object: nothing of it.
+            416 => match total_of(&r) {
+                Some(total) => Ok(Some((Vec::new(), total))),
+                None => Err(status_error(&req, &r)),
+            },
+            _ => Err(status_error(&req, &r)),
+        }
     }
 
     /// Writes an object.

@@ -135,6 +135,17 @@ impl Store for S3Store {
         }
     }
 
+    fn get_range(&self, key: &str, range: crate::ByteRange) -> Result<Option<(Vec<u8>, u64)>> {
+        if key.is_empty() {
+            return Ok(None);
+        }
+        self.client.get_part(&self.object_key(key)?, range)
+    }
+
+    fn reads_parts(&self) -> bool {
+        true
+    }
+
     fn exists(&self, key: &str) -> Result<bool> {
         if key.is_empty() {
             return Ok(!self.list("")?.is_empty());

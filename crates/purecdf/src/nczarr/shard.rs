@@ -9,7 +9,7 @@
 //! `super::v3` reads a sharded array as an array of its inner chunks and keeps the shard layout
 //! under [`ZARRAY_KEY`]. Fetching an inner chunk reads its shard's index (checked once: its
 //! size, its checksum) and then only that inner chunk's bytes, where the store reads parts of
-//! objects (`Store::reads_parts`: a directory); from other stores (zip, S3, memory) it fetches
+//! objects (`Store::reads_parts`: a directory, S3); from other stores (zip, memory) it fetches
 //! the whole shard and cuts the inner chunk out of it. A few recently used shards (their index,
 //! or the whole shard) are kept, so that reading a shard's inner chunks one after another
 //! fetches each once.
