@@ -143,42 +143,34 @@ pub fn header(src: &[u8]) -> Result<Header> {
 }
 
 /// Decodes a blosc1 frame of at most `max_out` bytes (blocks decoded in parallel when the frame
-/// is large).
+/// is large). The output is allocated only once the frame's streams are long enough to decode to
+/// the size its header claims, so a short hostile frame cannot make it allocate much.
 pub fn decode(src: &[u8], max_out: usize) -> Result<Vec<u8>> {
     let h = header(src)?;
     if h.nbytes > max_out {
         return Err(CodecError::TooLarge(max_out));
     }
+    check_frame(&h, src)?;
+    check_stream_sizes(&h, src)?;
     let mut out = vec![0u8; h.nbytes];
     decode_into(src, &mut out)?;
     Ok(out)
 }
 
-/// Decodes a blosc1 frame into the start of `dst`, each block straight into its place (the
-/// unshuffle reads the decompressed block from a buffer each thread keeps); returns the decoded
-/// size. A frame that decodes to more than `dst.len()` bytes is refused before anything is
-/// written. Blocks are decoded in parallel when the frame is large.
-pub fn decode_into(src: &[u8], dst: &mut [u8]) -> Result<usize> {
-    let h = header(src)?;
-    if h.nbytes > dst.len() {
-        return Err(CodecError::TooLarge(dst.len()));
-    }
+/// Checks what the header says against the frame: its size, a plain copy's length, the block
+/// and type sizes, the compressor format and room for the block offsets.
+fn check_frame(h: &Header, src: &[u8]) -> Result<()> {
     if h.cbytes > src.len() || h.cbytes < HEADER {
         return corrupt("blosc: frame size beyond the data");
     }
-    let src = &src[..h.cbytes];
-    let out = &mut dst[..h.nbytes];
     if h.flags & MEMCPYED != 0 {
-        return match src.get(HEADER..HEADER + h.nbytes) {
-            Some(d) => {
-                out.copy_from_slice(d);
-                Ok(h.nbytes)
-            }
-            None => corrupt("blosc: copied frame shorter than its size"),
-        };
+        if HEADER + h.nbytes > h.cbytes {
+            return corrupt("blosc: copied frame shorter than its size");
+        }
+        return Ok(());
     }
     if h.nbytes == 0 {
-        return Ok(0);
+        return Ok(());
     }
     if h.blocksize == 0 || h.typesize == 0 {
         return corrupt("blosc: zero block or type size");
@@ -192,10 +184,81 @@ pub fn decode_into(src: &[u8], dst: &mut [u8]) -> Result<usize> {
             "blosc frames compressed with snappy".into(),
         ));
     }
-    let nblocks = h.nbytes.div_ceil(h.blocksize);
-    if HEADER + 4 * nblocks > src.len() {
+    if HEADER + 4 * h.nbytes.div_ceil(h.blocksize) > h.cbytes {
         return corrupt("blosc: block offsets beyond the frame");
     }
+    Ok(())
+}
+
+/// The most bytes `len` compressed bytes of compressor format `format` can decode to: each
+/// extra length byte of blosclz and lz4 adds at most 255 to a match, deflate peaks at 1032:1,
+/// and a zstd block of at most 128 KiB takes at least 4 bytes (RFC 8878 section 3.1.1.2).
+fn max_decoded(format: u8, len: usize) -> usize {
+    let ratio = match format {
+        0 | 1 => 256,
+        3 => 1100,
+        _ => 1 << 15,
+    };
+    len.saturating_mul(ratio).saturating_add(64)
+}
+
+/// Walks the blocks' stream lengths (no decoding) and refuses a frame whose streams are too
+/// short to decode to the sizes the header claims.
+fn check_stream_sizes(h: &Header, src: &[u8]) -> Result<()> {
+    if h.flags & MEMCPYED != 0 || h.nbytes == 0 {
+        return Ok(());
+    }
+    let src = &src[..h.cbytes];
+    let format = h.flags >> 5;
+    for j in 0..h.nbytes.div_ceil(h.blocksize) {
+        let bsize = h.blocksize.min(h.nbytes - j * h.blocksize);
+        let leftover = bsize < h.blocksize;
+        let nsplits = if splits(h.flags, h.typesize, bsize, leftover) {
+            h.typesize
+        } else {
+            1
+        };
+        let neblock = bsize / nsplits;
+        let mut at = le32(src, HEADER + 4 * j).unwrap_or(u32::MAX) as usize;
+        for _ in 0..nsplits {
+            let Some(cb) = le32(src, at) else {
+                return corrupt("blosc: truncated stream length");
+            };
+            let cb = cb as usize;
+            at = at.saturating_add(4).saturating_add(cb);
+            if at > src.len() {
+                return corrupt("blosc: truncated stream");
+            }
+            if cb != neblock && max_decoded(format, cb) < neblock {
+                return corrupt(format!(
+                    "blosc: a stream of {cb} bytes cannot decode to {neblock}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Decodes a blosc1 frame into the start of `dst`, each block straight into its place (the
+/// unshuffle reads the decompressed block from a buffer each thread keeps); returns the decoded
+/// size. A frame that decodes to more than `dst.len()` bytes is refused before anything is
+/// written. Blocks are decoded in parallel when the frame is large.
+pub fn decode_into(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    let h = header(src)?;
+    if h.nbytes > dst.len() {
+        return Err(CodecError::TooLarge(dst.len()));
+    }
+    check_frame(&h, src)?;
+    let src = &src[..h.cbytes];
+    let out = &mut dst[..h.nbytes];
+    if h.flags & MEMCPYED != 0 {
+        out.copy_from_slice(&src[HEADER..HEADER + h.nbytes]);
+        return Ok(h.nbytes);
+    }
+    if h.nbytes == 0 {
+        return Ok(0);
+    }
+    let nblocks = h.nbytes.div_ceil(h.blocksize);
     let work = |(j, dst): (usize, &mut [u8])| -> Result<()> {
         let start = le32(src, HEADER + 4 * j).unwrap_or(u32::MAX) as usize;
         let Some(block) = src.get(start..) else {
@@ -607,5 +670,40 @@ mod tests {
         )
         .unwrap();
         assert_eq!(decode(&small, 3).unwrap(), b"abc");
+    }
+
+    #[test]
+    fn the_most_compressible_data_decodes_and_short_streams_claiming_more_are_refused() {
+        let zeros = vec![0u8; 4 << 20];
+        for c in [
+            Compressor::BloscLz,
+            Compressor::Lz4,
+            Compressor::Zlib,
+            Compressor::Zstd,
+        ] {
+            for blocksize in [0, 4 << 20] {
+                let p = Params {
+                    clevel: 9,
+                    shuffle: Shuffle::None,
+                    typesize: 1,
+                    compressor: c,
+                    blocksize,
+                };
+                let enc = encode(&zeros, &p).unwrap();
+                assert!(decode(&enc, zeros.len()).unwrap() == zeros, "{c:?}");
+            }
+        }
+        // One unsplit lz4 block claiming 700 MB from a 10-byte stream.
+        let claim = 700_000_000u32;
+        let mut frame = vec![2, 1, (1 << 5) | DONT_SPLIT, 1];
+        for v in [claim, claim, 34, 20, 10] {
+            frame.extend_from_slice(&v.to_le_bytes());
+        }
+        frame.extend_from_slice(&[0; 10]);
+        let err = decode(&frame, 1 << 30).unwrap_err().to_string();
+        assert!(
+            err.contains("a stream of 10 bytes cannot decode to 700000000"),
+            "{err}"
+        );
     }
 }
