@@ -44,7 +44,7 @@ pub(crate) struct ArrayMeta {
     /// Zarr v3's default chunk keys: `c/0/1` (`c` for a 0-d array) rather than `0.1`.
     pub(crate) v3_keys: bool,
     /// Codecs (of the inner chunks of a sharded array).
-    pub(crate) chain: Chain,
+    pub(crate) chain: std::sync::Arc<Chain>,
     /// A sharded Zarr v3 array's shard layout (`chunks` are then its inner chunks).
     pub(crate) sharding: Option<super::shard::Sharding>,
     /// The `.zarray` object as read (rewritten with only its shape changed when the array
@@ -123,7 +123,8 @@ impl ArrayMeta {
             Some("/") => '/',
             _ => '.',
         };
-        let chain = Chain::from_zarray(zarray, elem as usize, chunk_bytes as usize, key)?;
+        let chain = Chain::from_zarray(zarray, elem as usize, chunk_bytes as usize, key)
+            .map(std::sync::Arc::new)?;
         if dtype == Dtype::VlenUtf8 && !chain.is_vlen_utf8() {
             return Err(Error::with_detail(
                 ErrorKind::BadType,

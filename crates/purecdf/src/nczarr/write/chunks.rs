@@ -1,9 +1,11 @@
 //! Chunks written and not yet stored: kept decoded (native-endian numbers, or strings) by
 //! variable and grid coordinates; a partly written chunk starts from the stored chunk (or the
-//! fill value). Flushing encodes the chunks in parallel (byte order, then the codecs) and
-//! stores them.
+//! fill value). A chunk written whole by one write is encoded and stored in the background
+//! (see [`super::background`]); flushing encodes the other chunks in parallel (byte order, then
+//! the codecs) and stores them.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -26,14 +28,16 @@ enum Chunk {
     Strings(Vec<Option<String>>),
 }
 
-/// A chunk's variable and grid coordinates.
-type ChunkId = (usize, Vec<u64>);
+use super::super::codecs::Chain;
+use super::background::{Background, ChunkId};
 
 /// Written chunks by (variable, grid coordinates).
 #[derive(Default)]
 pub(super) struct ChunkCache {
     chunks: HashMap<ChunkId, Chunk>,
     bytes: usize,
+    /// Whole chunks being encoded and stored.
+    background: Background,
 }
 
 impl std::fmt::Debug for ChunkCache {
@@ -52,26 +56,22 @@ impl ChunkCache {
         self.bytes >= FLUSH_BYTES
     }
 
-    /// The chunk to write into: cached, else stored, else all fill value. A chunk the write
-    /// covers whole (`whole`) starts from zeros, neither read nor filled.
+    /// The chunk to write into: cached, else in flight, else stored, else all fill value.
     fn raw_chunk(
         &mut self,
         store: &dyn Store,
         var: VarId,
         meta: &ArrayMeta,
         coords: &[u64],
-        whole: bool,
     ) -> Result<&mut Vec<u8>> {
         let key = (var.0, coords.to_vec());
         if !self.chunks.contains_key(&key) {
-            let es = meta.dtype.stored_size().unwrap_or(1);
-            let data = if whole {
-                crate::alloc::zeroed::<u8>(meta.chunk_elements() * es)?
-            } else {
-                match meta.read_chunk(store, coords)? {
+            let data = match self.background.get(&key) {
+                Some(b) => b.to_vec(),
+                None => match meta.read_chunk(store, coords)? {
                     Some(d) => d,
                     None => meta.fill_bytes().repeat(meta.chunk_elements()),
-                }
+                },
             };
             self.bytes += data.len();
             self.chunks.insert(key.clone(), Chunk::Raw(data));
@@ -82,10 +82,14 @@ impl ChunkCache {
         }
     }
 
-    /// Writes native-endian elements of a fixed-size type into a hyperslab.
+    /// Writes native-endian elements of a fixed-size type into a hyperslab: the chunks it
+    /// covers whole go to the background, the others into the cache.
+    ///
+    /// # Errors
+    /// Reading a stored chunk; the first error of a background job collected meanwhile.
     pub(super) fn write_raw(
         &mut self,
-        store: &dyn Store,
+        store: &Arc<dyn Store>,
         var: VarId,
         meta: &ArrayMeta,
         slab: &Hyperslab,
@@ -93,14 +97,61 @@ impl ChunkCache {
     ) -> Result<()> {
         let es = meta.dtype.stored_size().ok_or(ErrorKind::BadType)?;
         let slab = zarr_slab(meta, slab);
+        let mut first_err = None;
         for part in chunk_parts(&meta.chunks, &slab) {
-            let whole = covers_chunk(meta, &slab, &part);
-            let chunk = self.raw_chunk(store, var, meta, &part.coords, whole)?;
+            if covers_chunk(meta, &slab, &part) {
+                let r = self.write_whole(store, var, meta, &slab, &part, data, es);
+                if let Err(e) = r {
+                    first_err.get_or_insert(e);
+                }
+                continue;
+            }
+            let chunk = self.raw_chunk(store.as_ref(), var, meta, &part.coords)?;
             for_each_run(meta, &slab, &part, |o, i, n| {
                 chunk[i * es..(i + n) * es].copy_from_slice(&data[o * es..(o + n) * es]);
             });
         }
-        Ok(())
+        first_err.map_or(Ok(()), Err)
+    }
+
+    /// Hands a chunk a write covers whole to the background (replacing any cached version).
+    #[allow(clippy::too_many_arguments)]
+    fn write_whole(
+        &mut self,
+        store: &Arc<dyn Store>,
+        var: VarId,
+        meta: &ArrayMeta,
+        slab: &Hyperslab,
+        part: &super::super::read::ChunkPart,
+        data: &[u8],
+        es: usize,
+    ) -> Result<()> {
+        let id = (var.0, part.coords.clone());
+        if let Some(Chunk::Raw(old)) = self.chunks.remove(&id) {
+            self.bytes -= old.len();
+        }
+        let len = meta.chunk_elements() * es;
+        let mut raw = self.background.buffer(len);
+        let mut runs = Vec::new();
+        for_each_run(meta, slab, part, |o, i, n| runs.push((o, i, n)));
+        match runs.as_slice() {
+            [(o, 0, n)] if *n * es == len => raw.extend_from_slice(&data[o * es..(o + n) * es]),
+            _ => {
+                raw.resize(len, 0);
+                for (o, i, n) in runs {
+                    raw[i * es..(i + n) * es].copy_from_slice(&data[o * es..(o + n) * es]);
+                }
+            }
+        }
+        let (store, chain, dtype) = (store.clone(), meta.chain.clone(), meta.dtype);
+        let name = chunk_key(meta, &part.coords);
+        let job = move |raw: &[u8]| store_raw(store.as_ref(), &chain, dtype, &name, raw);
+        let chunks = &mut self.chunks;
+        let bytes = &mut self.bytes;
+        self.background.submit(id, raw, job, &mut |id, raw| {
+            *bytes += raw.len();
+            chunks.entry(id).or_insert(Chunk::Raw(raw));
+        })
     }
 
     /// Writes strings into a hyperslab.
@@ -147,8 +198,13 @@ impl ChunkCache {
         out: &mut [u8],
     ) -> Result<()> {
         read_raw(meta, &zarr_slab(meta, slab), out, |c, dst| {
-            match self.chunks.get(&(var.0, c.to_vec())) {
-                Some(Chunk::Raw(d)) if d.len() == dst.len() => {
+            let id = (var.0, c.to_vec());
+            let held = match self.chunks.get(&id) {
+                Some(Chunk::Raw(d)) => Some(d.as_slice()),
+                _ => self.background.get(&id),
+            };
+            match held {
+                Some(d) if d.len() == dst.len() => {
                     dst.copy_from_slice(d);
                     Ok(true)
                 }
@@ -173,9 +229,15 @@ impl ChunkCache {
         })
     }
 
-    /// Encodes and stores every cached chunk (in parallel), emptying the cache. On an error the
-    /// chunks not stored stay cached.
+    /// Waits for the background's chunks, then encodes and stores every cached chunk (in
+    /// parallel), emptying the cache. On an error the chunks not stored stay cached.
     pub(super) fn flush(&mut self, store: &dyn Store, arrays: &[Option<ArrayMeta>]) -> Result<()> {
+        let chunks = &mut self.chunks;
+        let bytes = &mut self.bytes;
+        let drained = self.background.drain(&mut |id, raw| {
+            *bytes += raw.len();
+            chunks.entry(id).or_insert(Chunk::Raw(raw));
+        });
         let entries: Vec<(ChunkId, Chunk)> = self.chunks.drain().collect();
         self.bytes = 0;
         let results: Vec<((ChunkId, Chunk), Result<()>)> = entries
@@ -196,7 +258,7 @@ impl ChunkCache {
                 self.chunks.insert(entry.0, entry.1);
             }
         }
-        first_err.map_or(Ok(()), Err)
+        drained.and(first_err.map_or(Ok(()), Err))
     }
 }
 
@@ -212,17 +274,8 @@ fn store_chunk(
         .and_then(Option::as_ref)
         .ok_or(ErrorKind::NotVar)?;
     let name = chunk_key(meta, &key.1);
-    let es = meta.dtype.stored_size().unwrap_or(1);
-    let swap = es > 1 && meta.dtype.is_big_endian() == cfg!(target_endian = "little");
     let encoded = match chunk {
-        Chunk::Raw(d) if swap => {
-            let mut d = d.clone();
-            for e in d.chunks_exact_mut(es) {
-                e.reverse();
-            }
-            meta.chain.encode(d)
-        }
-        Chunk::Raw(d) => meta.chain.encode_slice(d),
+        Chunk::Raw(d) => return store_raw(store, &meta.chain, meta.dtype, &name, d),
         Chunk::Strings(s) => match meta.dtype {
             Dtype::FixedBytes(n) => fixed_bytes(s, n).and_then(|b| meta.chain.encode(b)),
             _ => meta.chain.encode(encode_vlen_utf8(s)),
@@ -230,6 +283,24 @@ fn store_chunk(
     }
     .map_err(|e| nczarr_err(&name, e))?;
     store.set(&name, &encoded).map_err(super::super::store_err)
+}
+
+/// Encodes a chunk of native-endian numbers (byte order, then the codecs) and stores it at
+/// `name`.
+fn store_raw(store: &dyn Store, chain: &Chain, dtype: Dtype, name: &str, d: &[u8]) -> Result<()> {
+    let es = dtype.stored_size().unwrap_or(1);
+    let swap = es > 1 && dtype.is_big_endian() == cfg!(target_endian = "little");
+    let encoded = if swap {
+        let mut d = d.to_vec();
+        for e in d.chunks_exact_mut(es) {
+            e.reverse();
+        }
+        chain.encode(d)
+    } else {
+        chain.encode_slice(d)
+    }
+    .map_err(|e| nczarr_err(name, e))?;
+    store.set(name, &encoded).map_err(super::super::store_err)
 }
 
 /// Strings as fixed-size elements of `n` bytes (`|S<n>`), NUL-padded; a longer string is an

@@ -3,12 +3,14 @@
 //!
 //! At `enddef` (or the first data access) each new variable's array is fixed: shape, chunks
 //! (netcdf-c's default chunk sizes, or the variable's shape for contiguous storage), dtype, fill
-//! value and codecs (its filters: the last is the `compressor`, the rest `filters`). Chunks
-//! written are kept decoded in memory and encoded in parallel when the cache grows large, on
-//! `sync` and on `close`. Metadata is written after the chunks it describes, so a store never
+//! value and codecs (its filters: the last is the `compressor`, the rest `filters`). A chunk
+//! one write covers whole is encoded and stored in the background at once; other chunks written
+//! are kept decoded in memory and encoded in parallel when the cache grows large, on `sync` and
+//! on `close`. Metadata is written after the chunks it describes, so a store never
 //! shows an array larger than the chunks written for it. Pure Zarr stores also get their
 //! metadata consolidated in `.zmetadata` (written last).
 
+mod background;
 mod chunks;
 mod json;
 
@@ -26,7 +28,7 @@ use purecdf_store::{join_key, Store};
 /// An NCZarr or Zarr store being written.
 pub struct NczarrWriter {
     defs: Defs,
-    store: Box<dyn Store>,
+    store: std::sync::Arc<dyn Store>,
     modes: Modes,
     /// The array of each variable, once its storage is fixed.
     arrays: Vec<Option<ArrayMeta>>,
@@ -117,7 +119,7 @@ impl NczarrWriter {
         Ok(NczarrWriter {
             loaded: Some(defs.schema.clone()),
             defs,
-            store,
+            store: store.into(),
             modes,
             arrays: built.arrays.into_iter().map(Some).collect(),
             cache: chunks::ChunkCache::default(),
@@ -130,7 +132,7 @@ impl NczarrWriter {
     pub(crate) fn new(store: Box<dyn Store>, modes: Modes) -> NczarrWriter {
         NczarrWriter {
             defs: Defs::new(Format::Netcdf4),
-            store,
+            store: store.into(),
             modes,
             arrays: Vec::new(),
             cache: chunks::ChunkCache::default(),
@@ -542,8 +544,7 @@ impl Host for NczarrWriter {
         self.data_mode()?;
         self.grow(var, slab)?;
         let meta = self.arrays[var.0].as_ref().ok_or(ErrorKind::NotVar)?;
-        self.cache
-            .write_raw(self.store.as_ref(), var, meta, slab, data)?;
+        self.cache.write_raw(&self.store, var, meta, slab, data)?;
         if self.cache.is_full() {
             self.cache.flush(self.store.as_ref(), &self.arrays)?;
         }
@@ -628,3 +629,6 @@ impl NczarrWriter {
 }
 
 nc4_backend_mut!(NczarrWriter);
+
+#[cfg(test)]
+mod tests;
