@@ -483,6 +483,7 @@ impl Hdf5Writer {
 
     /// The decoded contents of a stored chunk, or `None` when it is not stored.
     fn load_chunk(&mut self, ds: ObjId, offsets: &[u64]) -> WriteResult<Option<Vec<u8>>> {
+        self.finish_writes()?;
         let Some(rec) = self.chunk_map(ds)?.get(offsets).cloned() else {
             return Ok(None);
         };
@@ -631,6 +632,7 @@ impl Hdf5Writer {
     /// # Errors
     /// A selection outside the dataset, or a malformed stored chunk.
     pub fn read(&self, ds: ObjId, slab: &Slab, out: &mut [u8]) -> WriteResult<()> {
+        self.await_writes();
         let d = self.ds(ds)?;
         let dims = d.dims().to_vec();
         if matches!(d.storage, Storage::Chunked(_)) {

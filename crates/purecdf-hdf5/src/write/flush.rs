@@ -92,6 +92,7 @@ impl Hdf5Writer {
 
     fn write_out(&mut self, durable: bool) -> WriteResult<()> {
         self.drain_pipeline()?;
+        self.finish_writes()?;
         for i in 0..self.objects.len() {
             self.flush_chunk_cache(ObjId(i))?;
         }

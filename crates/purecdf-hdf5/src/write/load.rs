@@ -114,6 +114,7 @@ pub(crate) fn load(file: std::fs::File) -> WriteResult<Hdf5Writer> {
         chunk_cache_limit: 64 << 20,
         readers: Default::default(),
         pipeline: Default::default(),
+        writeback: Default::default(),
     })
 }
 

@@ -51,6 +51,7 @@ mod io;
 mod load;
 mod pipeline;
 mod select;
+mod writeback;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -205,6 +206,8 @@ pub struct Hdf5Writer {
     pub(crate) readers: std::sync::Mutex<std::collections::HashMap<ObjId, crate::read::Dataset>>,
     /// Complete chunks being filtered on rayon's pool.
     pub(crate) pipeline: pipeline::Pipeline,
+    /// Filtered chunks being written to the file on rayon's pool.
+    pub(crate) writeback: writeback::WriteBack,
 }
 
 impl std::fmt::Debug for Hdf5Writer {
@@ -309,6 +312,7 @@ impl Hdf5Writer {
             chunk_cache_limit: 64 << 20,
             readers: Default::default(),
             pipeline: Default::default(),
+            writeback: Default::default(),
         };
         w.objects.push(Object::new(Body::Group {
             links: Vec::new(),
@@ -338,6 +342,7 @@ impl Hdf5Writer {
 
     /// A reader over the file as written so far (raw data; object headers as of the last flush).
     pub fn reader(&self) -> &Hdf5File {
+        self.await_writes();
         &self.reader
     }
 

@@ -133,7 +133,7 @@ impl Pipeline {
     }
 
     /// Keeps a stored chunk's buffer for [`Pipeline::chunk_buffer`] (up to [`SPARE_BUFFERS`]).
-    fn recycle(&mut self, b: Vec<u8>) {
+    pub(crate) fn recycle(&mut self, b: Vec<u8>) {
         if self.spare.len() < SPARE_BUFFERS && b.capacity() >= 4096 {
             self.spare.push(b);
         }
@@ -230,16 +230,17 @@ impl Hdf5Writer {
                 filter_mask: m,
                 address: at,
             });
+            let len = b.len() as u64;
             if gather {
                 buf.extend_from_slice(&b);
+                self.pipeline.recycle(b);
             } else {
-                self.io.write_at(at, &b)?;
+                self.write_chunk_bytes(at, b)?;
             }
-            at += b.len() as u64;
-            self.pipeline.recycle(b);
+            at += len;
         }
         if gather {
-            self.io.write_at(base, &buf)?;
+            self.write_chunk_bytes(base, buf)?;
         }
         let map = self.chunk_map(ds)?;
         for r in records {
