@@ -249,6 +249,7 @@ mod file;
 #[doc(hidden)]
 pub mod filter_spec;
 pub mod hdf4;
+mod json;
 pub mod model;
 mod nc4def;
 #[doc(hidden)]
