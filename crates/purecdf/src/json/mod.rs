@@ -14,7 +14,9 @@
 mod parse;
 mod write;
 
-pub(crate) use parse::{parse, parse_with_specials, ParseError};
+#[cfg(test)]
+pub(crate) use parse::parse;
+pub(crate) use parse::{parse_with_specials, ParseError};
 
 use std::collections::HashMap;
 
@@ -230,11 +232,6 @@ impl Value {
     /// An integer number as `i64` (see [`Number::as_i64`]).
     pub(crate) fn as_i64(&self) -> Option<i64> {
         self.as_number().and_then(Number::as_i64)
-    }
-
-    /// A number as `f64` (see [`Number::as_f64`]).
-    pub(crate) fn as_f64(&self) -> Option<f64> {
-        self.as_number().and_then(Number::as_f64)
     }
 
     /// The items, when this is an array.

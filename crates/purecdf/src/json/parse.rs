@@ -35,6 +35,7 @@ impl std::error::Error for ParseError {}
 ///
 /// # Errors
 /// [`ParseError`] for anything but exactly one well-formed value.
+#[cfg(test)]
 pub(crate) fn parse(bytes: &[u8]) -> Result<Value, ParseError> {
     Parser::new(bytes, false).document()
 }

@@ -138,7 +138,7 @@ fn shortest_digits(x: f64) -> (String, i32) {
         return (digits, exp);
     }
     let last = low.as_bytes()[n - 1] - b'0';
-    if last % 2 == 0 && format!("{}.{}e{exp}", &low[..1], &low[1..]).parse() == Ok(x) {
+    if last.is_multiple_of(2) && format!("{}.{}e{exp}", &low[..1], &low[1..]).parse() == Ok(x) {
         return (low.to_string(), exp);
     }
     (digits, exp)
