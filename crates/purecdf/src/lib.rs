@@ -199,11 +199,6 @@
 //!   where a `&[Dimension]` is wanted); `FileMut::sync` takes `&mut self`; [`Extent`]'s
 //!   variants hold `u64`s with `end: Option<u64>` rather than georust's `Slice`/`SliceEnd`
 //!   of `usize` (build selections from ranges and tuples, as georust's docs do).
-//! - Type inference differs where a comparison alone fixes a type: `assert_eq!(x,
-//!   attr.try_into().unwrap())`, `assert_eq!(1.0, var.get_value(i)?)` or
-//!   `assert_eq!(a.shape(), &[])` need the type spelled out (`let y: u8 = attr.try_into()?`,
-//!   `get_value::<f32, _>`): a dependency (serde_json) implements `PartialEq` between numbers
-//!   and its own values, which leaves the type ambiguous there.
 //! - [`open_mem`] copies the bytes ([`open_bytes`] takes them over instead).
 //! - Typed compounds and enums as georust's: [`NcTypeDescriptor`] and, with the `derive`
 //!   feature, `#[derive(purecdf::NcType)]` (see [`types`]); `add_type` returns a [`TypeId`],
@@ -249,6 +244,7 @@ mod file;
 #[doc(hidden)]
 pub mod filter_spec;
 pub mod hdf4;
+mod json;
 pub mod model;
 mod nc4def;
 #[doc(hidden)]

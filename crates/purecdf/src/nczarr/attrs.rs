@@ -8,7 +8,7 @@
 //! a string char; a dictionary, or a list holding anything but numbers, booleans and strings,
 //! char holding its JSON text.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::dtype::Dtype;
 use crate::error::{Error, ErrorKind, Result};
@@ -209,7 +209,7 @@ pub(crate) fn inferred(value: &Value) -> Values {
     if value.is_null() || value.is_object() || items.is_empty() || !items.iter().all(numeric) {
         return json_text(value);
     }
-    let int_type = |n: &serde_json::Number| match (n.as_i64(), n.as_u64()) {
+    let int_type = |n: &crate::json::Number| match (n.as_i64(), n.as_u64()) {
         (Some(i), _) if i32::try_from(i).is_ok() => Some(0),
         (Some(i), _) if u32::try_from(i).is_ok() => Some(1),
         (Some(_), _) => Some(2),
@@ -236,7 +236,7 @@ mod tests {
     use super::*;
 
     fn j(s: &str) -> Value {
-        serde_json::from_str(s).unwrap()
+        crate::json::parse(s.as_bytes()).unwrap()
     }
 
     #[test]

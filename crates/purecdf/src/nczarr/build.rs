@@ -14,7 +14,7 @@
 //!   `_ARRAY_DIMENSIONS` (defined in the array's group) or else anonymous ones named
 //!   `_Anonymous_Dim_<len>` in the root group, as netcdf-c 4.10 names them.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::meta::{ArrayMeta, Fill};
 use super::source::MetaSource;
@@ -66,10 +66,10 @@ fn bad(key: &str, what: impl std::fmt::Display) -> Error {
 }
 
 /// An NCZarr key looked up in several objects, upper- and lower-case spellings alike.
-fn nc_key<'a>(objs: &[Option<&'a Map<String, Value>>], names: &[&str]) -> Option<&'a Value> {
+fn nc_key<'a>(objs: &[Option<&'a Map>], names: &[&str]) -> Option<&'a Value> {
     objs.iter()
         .flatten()
-        .find_map(|o| names.iter().find_map(|n| o.get(*n)))
+        .find_map(|o| names.iter().find_map(|n| o.get(n)))
 }
 
 struct Builder<'a> {
@@ -291,11 +291,7 @@ impl Builder<'_> {
     }
 
     /// The NCZarr attribute types of an object: name → dtype.
-    fn attr_types(
-        &self,
-        prefix: &str,
-        zattrs: Option<&Map<String, Value>>,
-    ) -> Result<Map<String, Value>> {
+    fn attr_types(&self, prefix: &str, zattrs: Option<&Map>) -> Result<Map> {
         let holder = match self.flavour {
             Flavour::V1 => self
                 .src
@@ -463,7 +459,7 @@ impl Builder<'_> {
     fn pure_dims(
         &mut self,
         gid: GroupId,
-        zattrs: Option<&Map<String, Value>>,
+        zattrs: Option<&Map>,
         shape: &[u64],
         key: &str,
     ) -> Result<Vec<DimId>> {
@@ -505,7 +501,7 @@ impl Builder<'_> {
 
 /// Names in a group's content list (`vars`/`arrays`, `groups`).
 fn names(content: &Value, keys: &[&str], key: &str) -> Result<Vec<String>> {
-    let Some(list) = keys.iter().find_map(|k| content.get(*k)) else {
+    let Some(list) = keys.iter().find_map(|k| content.get(k)) else {
         return Ok(Vec::new());
     };
     let list = list
@@ -524,8 +520,8 @@ fn names(content: &Value, keys: &[&str], key: &str) -> Result<Vec<String>> {
 /// An untyped `_FillValue` takes its variable's type (`fill_type`), as netcdf-c's type hint
 /// gives it.
 fn attributes(
-    zattrs: Option<&Map<String, Value>>,
-    types: &Map<String, Value>,
+    zattrs: Option<&Map>,
+    types: &Map,
     key: &str,
     fill_type: Option<crate::model::NcType>,
 ) -> Result<Vec<Attribute>> {

@@ -9,8 +9,8 @@
 
 use std::io::Read;
 
+use crate::json::{json, Map, Value};
 use purecdf_hdf5::filter::{self as h5filter, Filter};
-use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -166,18 +166,18 @@ impl Codec {
     ) -> Option<Codec> {
         let p = |i: usize, d: u32| params.get(i).copied().unwrap_or(d);
         let config = match id {
-            1 => serde_json::json!({"id": "zlib", "level": p(0, 1)}),
-            2 => serde_json::json!({"id": "shuffle", "elementsize": elem_size}),
-            3 => serde_json::json!({"id": "fletcher32"}),
-            307 => serde_json::json!({"id": "bz2", "level": p(0, 9)}),
-            32015 => serde_json::json!({"id": "zstd", "level": p(0, 3) as i32}),
-            32004 => serde_json::json!({"id": "lz4", "acceleration": 1}),
+            1 => json!({"id": "zlib", "level": p(0, 1)}),
+            2 => json!({"id": "shuffle", "elementsize": elem_size}),
+            3 => json!({"id": "fletcher32"}),
+            307 => json!({"id": "bz2", "level": p(0, 9)}),
+            32015 => json!({"id": "zstd", "level": p(0, 3) as i32}),
+            32004 => json!({"id": "lz4", "acceleration": 1}),
             32001 => {
                 let cname = BLOSC_NAMES
                     .iter()
                     .find(|(_, c)| *c == p(6, 1))
                     .map(|(n, _)| *n)?;
-                serde_json::json!({
+                json!({
                     "id": "blosc", "cname": cname, "clevel": p(4, 5),
                     "shuffle": p(5, 1), "blocksize": 0
                 })
@@ -321,7 +321,7 @@ impl Chain {
     /// # Errors
     /// NC_ENCZARR when either is malformed.
     pub(crate) fn from_zarray(
-        zarray: &serde_json::Map<String, Value>,
+        zarray: &Map,
         elem_size: usize,
         chunk_bytes: usize,
         key: &str,
@@ -457,7 +457,7 @@ mod tests {
     use super::*;
 
     fn chain(json: &str) -> Chain {
-        let v: Value = serde_json::from_str(json).unwrap();
+        let v = crate::json::parse(json.as_bytes()).unwrap();
         Chain::from_zarray(v.as_object().unwrap(), 4, 16, "t/.zarray").unwrap()
     }
 
@@ -492,7 +492,7 @@ mod tests {
             r#"{"compressor": {"id": "bz2", "level": 9}}"#,
             r#"{"filters": [{"id": "fletcher32"}]}"#,
         ] {
-            let v: Value = serde_json::from_str(json).unwrap();
+            let v = crate::json::parse(json.as_bytes()).unwrap();
             let c = Chain::from_zarray(v.as_object().unwrap(), 4, data.len(), "t").unwrap();
             let enc = c.encode(data.clone()).unwrap();
             assert_eq!(c.decode(enc, data.len()).unwrap(), data, "{json}");
@@ -535,7 +535,7 @@ mod tests {
         assert_eq!(z.decode(stored, 16).unwrap(), data);
         let u = chain(r#"{"compressor": {"id": "nosuch"}}"#);
         assert!(u.codecs[0].unavailable().is_some());
-        let v: Value = serde_json::from_str(r#"{"compressor": 7}"#).unwrap();
+        let v = crate::json::parse(br#"{"compressor": 7}"#).unwrap();
         assert!(Chain::from_zarray(v.as_object().unwrap(), 4, 16, "k").is_err());
     }
 }

@@ -2,7 +2,7 @@
 //! dimension separator and codecs, checked so that hostile values cannot overflow or allocate
 //! without bound; and reading one chunk of it.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::codecs::Chain;
 use super::dtype::Dtype;
@@ -49,7 +49,7 @@ pub(crate) struct ArrayMeta {
     pub(crate) sharding: Option<super::shard::Sharding>,
     /// The `.zarray` object as read (rewritten with only its shape changed when the array
     /// grows).
-    pub(crate) zarray: Map<String, Value>,
+    pub(crate) zarray: Map,
 }
 
 fn nczarr_err(key: &str, what: impl std::fmt::Display) -> Error {
@@ -74,12 +74,7 @@ impl ArrayMeta {
     ///
     /// # Errors
     /// NC_ENCZARR naming the key for anything malformed or out of bounds.
-    pub(crate) fn parse(
-        zarray: &Map<String, Value>,
-        prefix: &str,
-        key: &str,
-        nczarr: bool,
-    ) -> Result<ArrayMeta> {
+    pub(crate) fn parse(zarray: &Map, prefix: &str, key: &str, nczarr: bool) -> Result<ArrayMeta> {
         match zarray.get("zarr_format").and_then(Value::as_u64) {
             Some(2) => {}
             other => return Err(nczarr_err(key, format!("zarr_format {other:?} is not 2"))),

@@ -17,7 +17,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use serde_json::Value;
+use crate::json::{Map, Value};
 
 use super::meta::ArrayMeta;
 use crate::error::{Error, ErrorKind, Result};
@@ -51,10 +51,10 @@ pub(crate) fn index_codecs(list: &[Value]) -> std::result::Result<(bool, bool), 
             match rest {
                 [] => Ok((big, false)),
                 [crc] if name(crc).as_deref() == Some("crc32c") => Ok((big, true)),
-                _ => Err(format!("index codecs {}", Value::from(list.to_vec()))),
+                _ => Err(format!("index codecs {}", Value::Array(list.to_vec()))),
             }
         }
-        _ => Err(format!("index codecs {}", Value::from(list.to_vec()))),
+        _ => Err(format!("index codecs {}", Value::Array(list.to_vec()))),
     }
 }
 
@@ -97,11 +97,7 @@ impl Sharding {
     /// # Errors
     /// NC_ENCZARR naming `key` when the shard shape is not a whole number of inner chunks in
     /// each dimension, or holds more than 2^24 of them.
-    pub(crate) fn parse(
-        zarray: &serde_json::Map<String, Value>,
-        chunks: &[u64],
-        key: &str,
-    ) -> Result<Option<Sharding>> {
+    pub(crate) fn parse(zarray: &Map, chunks: &[u64], key: &str) -> Result<Option<Sharding>> {
         let Some(conf) = zarray.get(ZARRAY_KEY) else {
             return Ok(None);
         };

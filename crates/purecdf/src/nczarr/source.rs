@@ -2,7 +2,7 @@
 //! (zarr-python's `consolidate_metadata`: `{"metadata": {"<key>": <object>, ...},
 //! "zarr_consolidated_format": 1}`), read once so that opening costs one request.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
 use purecdf_store::Store;
@@ -18,13 +18,13 @@ type Fetched = Option<std::sync::Arc<Vec<u8>>>;
 pub(crate) struct MetaSource<'a> {
     store: &'a dyn Store,
     read: std::sync::Mutex<std::collections::HashMap<String, Fetched>>,
-    consolidated: Option<Map<String, Value>>,
+    consolidated: Option<Map>,
     /// A Zarr version 3 store: v2 keys are answered from `zarr.json` (see `super::v3`).
     v3: bool,
 }
 
 /// Parses a JSON object stored at `key`.
-pub(crate) fn parse_object(bytes: &[u8], key: &str) -> Result<Map<String, Value>> {
+pub(crate) fn parse_object(bytes: &[u8], key: &str) -> Result<Map> {
     if bytes.len() > MAX_METADATA_BYTES {
         return Err(Error::with_detail(
             ErrorKind::Nczarr,
@@ -45,9 +45,9 @@ pub(crate) fn parse_object(bytes: &[u8], key: &str) -> Result<Map<String, Value>
 }
 
 /// True when consolidated metadata shows an NCZarr root (a superblock key).
-fn is_nczarr_root(md: &Map<String, Value>) -> bool {
+fn is_nczarr_root(md: &Map) -> bool {
     [".zgroup", ".zattrs"].iter().any(|k| {
-        md.get(*k).and_then(Value::as_object).is_some_and(|o| {
+        md.get(k).and_then(Value::as_object).is_some_and(|o| {
             o.contains_key("_NCZARR_SUPERBLOCK") || o.contains_key("_nczarr_superblock")
         })
     })
@@ -142,7 +142,7 @@ impl<'a> MetaSource<'a> {
     ///
     /// # Errors
     /// NC_ENCZARR for malformed JSON or a value that is not an object.
-    pub(crate) fn object(&self, key: &str) -> Result<Option<Map<String, Value>>> {
+    pub(crate) fn object(&self, key: &str) -> Result<Option<Map>> {
         if self.v3 {
             return self.v3_object(key);
         }
@@ -201,7 +201,7 @@ impl<'a> MetaSource<'a> {
     }
 
     /// A v2 object of a version 3 store, from the `zarr.json` of its node.
-    fn v3_object(&self, key: &str) -> Result<Option<Map<String, Value>>> {
+    fn v3_object(&self, key: &str) -> Result<Option<Map>> {
         let (prefix, what) = match key.rsplit_once('/') {
             Some((p, w)) => (p, w),
             None => ("", key),

@@ -11,7 +11,7 @@
 //! `sharding_indexed` codec alone in the chain) becomes an array of its inner chunks, with the
 //! shard layout under a private key that [`super::shard`] reads.
 
-use serde_json::{json, Map, Value};
+use crate::json::{json, Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -21,11 +21,7 @@ fn bad(key: &str, what: impl std::fmt::Display) -> Error {
 
 /// The v2 object a v2 key (`p/.zgroup`, `p/.zattrs`, `p/.zarray`) stands for, given the v3
 /// `zarr.json` at `p` (`node`); `None` when the node is not of that kind.
-pub(crate) fn translate(
-    node: &Map<String, Value>,
-    what: &str,
-    key: &str,
-) -> Result<Option<Map<String, Value>>> {
+pub(crate) fn translate(node: &Map, what: &str, key: &str) -> Result<Option<Map>> {
     let kind = node.get("node_type").and_then(Value::as_str);
     match (what, kind) {
         (".zgroup", Some("group")) => Ok(Some(json_map(json!({"zarr_format": 2})))),
@@ -47,7 +43,7 @@ pub(crate) fn translate(
     }
 }
 
-fn json_map(v: Value) -> Map<String, Value> {
+fn json_map(v: Value) -> Map {
     match v {
         Value::Object(m) => m,
         _ => Map::new(),
@@ -55,7 +51,7 @@ fn json_map(v: Value) -> Map<String, Value> {
 }
 
 /// A v3 array as a v2 `.zarray`.
-fn array(node: &Map<String, Value>, key: &str) -> Result<Map<String, Value>> {
+fn array(node: &Map, key: &str) -> Result<Map> {
     let shape = node
         .get("shape")
         .cloned()

@@ -12,7 +12,7 @@
 //! every digit: doubles in their shortest exact form, floats in the shortest form that reads
 //! back as the same float; non-finite ones as the strings `NaN`, `Infinity`, `-Infinity`.
 
-use serde_json::{json, Map, Number, Value};
+use crate::json::{json, Map, Number, Value};
 
 use crate::model::{Attribute, NcType, Values};
 

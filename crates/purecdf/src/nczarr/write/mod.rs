@@ -14,7 +14,7 @@ mod background;
 mod chunks;
 mod json;
 
-use serde_json::{json, Map, Value};
+use crate::json::{json, Map, Value};
 
 use super::meta::ArrayMeta;
 use super::url::{Location, Modes, StoreKind};
@@ -182,7 +182,7 @@ impl NczarrWriter {
 
     /// The `.zarray` object of a variable (its current shape). An array already stored keeps
     /// its object, shape aside.
-    fn zarray(&self, v: VarId) -> Result<Map<String, Value>> {
+    fn zarray(&self, v: VarId) -> Result<Map> {
         let s = &self.defs.schema;
         let var = s.var(v);
         if let Some(meta) = self.arrays.get(v.0).and_then(Option::as_ref) {
@@ -267,7 +267,7 @@ impl NczarrWriter {
     }
 
     /// Adds a variable's NCZarr array keys to its `.zarray` (none in pure Zarr).
-    fn nczarr_array_keys(&self, v: VarId, m: &mut Map<String, Value>) {
+    fn nczarr_array_keys(&self, v: VarId, m: &mut Map) {
         if !self.nczarr() {
             return;
         }
@@ -282,10 +282,11 @@ impl NczarrWriter {
             json!({"dimrefs": refs, "storage": storage}),
         );
         // netcdf-c 4.10 looks for its lower-case keys here too (4.9.0 ignores them).
-        let mut a410 = json!({"dimension_references": refs, "storage": "chunked"});
-        if scalar {
-            a410["scalar"] = json!(1);
-        }
+        let a410 = if scalar {
+            json!({"dimension_references": refs, "storage": "chunked", "scalar": 1})
+        } else {
+            json!({"dimension_references": refs, "storage": "chunked"})
+        };
         m.insert("_nczarr_array".into(), a410);
     }
 
