@@ -6,8 +6,9 @@
 #
 # For each filter list below, writes the 256 MiB float variable of benches/netcdf4.sh (256 x 512 x
 # 512, chunks 1 x 512 x 512, the same smooth field plus noise) with netcdf-c (benches/c/nc4bench.c,
-# NC4BENCH_FILTERS) and with purecdf (the nc_bench example, same variable), close included, then
-# reads netcdf-c's file whole with both. The plugins come from the Python venv's hdf5plugin
+# NC4BENCH_FILTERS) and with purecdf (the nc_bench example, same variable), close included, each
+# slab's values made as it is written (`write`, the issue's benchmark) and all made before the
+# clock starts (`w-made`: the library alone), then reads netcdf-c's file whole with both. The plugins come from the Python venv's hdf5plugin
 # (HDF5_PLUGIN_PATH; Debian has no zstd plugin); PYTHON names that Python (default: the CI venv).
 # Prints times, ratios (netcdf-c time / purecdf time; > 1 means purecdf is faster) and file sizes.
 set -euo pipefail
@@ -41,6 +42,9 @@ for entry in "${SPECS[@]}"; do
     fc="$DATA/filter-c.nc"
     fr="$DATA/filter-rs.nc"
     export NC4BENCH_FILTERS=$spec
+    # write-made: the values made before the clock starts, on both sides (the library alone).
+    mc=$(best "$THEIRS" write-made "$fc")
+    mr=$(best "$OURS" write-made "$fr")
     wc=$(best "$THEIRS" write "$fc")
     wr=$(best "$OURS" write "$fr")
     sizes="$(size "$fc") / $(size "$fr")"
@@ -48,6 +52,7 @@ for entry in "${SPECS[@]}"; do
     rc=$(best "$THEIRS" read "$fc" data)
     rr=$(best "$OURS" read "$fc" data)
     printf '%-18s %-6s %9s %9s %6s   %s\n' "$name" write "$wc" "$wr" "$(ratio "$wc" "$wr")" "$sizes"
+    printf '%-18s %-6s %9s %9s %6s\n' "$name" w-made "$mc" "$mr" "$(ratio "$mc" "$mr")"
     printf '%-18s %-6s %9s %9s %6s   load %s\n' "$name" read "$rc" "$rr" "$(ratio "$rc" "$rr")" \
         "$(cut -d' ' -f1-3 /proc/loadavg)"
     rm -f "$fc" "$fr"
