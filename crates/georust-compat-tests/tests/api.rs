@@ -426,8 +426,7 @@ fn coordinate_variables_defined_after_data() -> Result<(), Box<dyn std::error::E
 
 #[test]
 fn variables_mut_one_after_another() -> Result<(), Box<dyn std::error::Error>> {
-    // Every variable of a group in turn, each handle dropped before the next is taken (the
-    // form that compiles with both crates; see the crate docs' differences).
+    // Every variable of a group in turn, by calling the iterator's `next` by hand.
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("each.nc");
     {

@@ -303,7 +303,7 @@ fn raw_reads_slices_and_errors() -> Result<(), Box<dyn std::error::Error>> {
 
 #[test]
 fn groups_mut_one_after_another() -> Result<(), Box<dyn std::error::Error>> {
-    // Each group handle dropped before the next is taken (see the crate docs' differences).
+    // The iterator's `next` called by hand (`for` loops: see shared_handles.rs).
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("gs.nc");
     {
