@@ -195,8 +195,8 @@ fn extent_forms() -> Result<(), Box<dyn std::error::Error>> {
             stride: 2
         }
     );
-    assert_eq!(read((1, (0..5).step_by(2)).try_into()?), [5, 7, 9]);
-    assert_eq!(read((..2, 3..).try_into()?), [3, 4, 8, 9]);
+    assert_eq!(read((1, (0..5).step_by(2)).into()), [5, 7, 9]);
+    assert_eq!(read((..2, 3..).into()), [3, 4, 8, 9]);
     assert_eq!(read((&[1, 1], &[2, 2]).try_into()?), [6, 7, 11, 12]);
     assert_eq!(
         read((&[0, 0], &[2, 2], &[2, 3]).try_into()?),

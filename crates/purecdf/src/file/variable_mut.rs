@@ -45,7 +45,7 @@ impl<'f> VariableMut<'f> {
 
     /// Sets an attribute of the variable (`nc_put_att`): a number, a vector, text (`&str`,
     /// written as char), strings (`Vec<String>`, written as NC_STRING) or an
-    /// [`AttributeValue`]. Returns (a copy of) the attribute as written.
+    /// [`AttributeValue`](crate::AttributeValue). Returns (a copy of) the attribute as written.
     ///
     /// # Errors
     /// As netcdf-c's `nc_put_att`.

@@ -155,8 +155,13 @@ mod tests {
         assert_eq!(vars[1].name_str(), "c");
         assert!(vars[1].attribute("units").is_some());
         assert!(vars[0].attribute("units").is_none());
+        drop(vars);
+        file.enddef().unwrap();
+        let mut vars: Vec<_> = file.variables_mut().collect();
         vars[0].put_values(&[1, 2], ..).unwrap();
+        vars[1].put_values(&[3, 4], ..).unwrap();
         assert_eq!(vars[0].get_values::<i32, _>(..).unwrap(), [1, 2]);
+        assert_eq!(vars[1].get_values::<i32, _>(..).unwrap(), [3, 4]);
         drop(vars);
         let names: Vec<String> = file.variables().map(|v| v.name()).collect();
         assert_eq!(names, ["a", "c"]);
