@@ -425,9 +425,8 @@ fn coordinate_variables_defined_after_data() -> Result<(), Box<dyn std::error::E
 }
 
 #[test]
-fn variables_mut_one_after_another() -> Result<(), Box<dyn std::error::Error>> {
-    // Every variable of a group in turn, each handle dropped before the next is taken (the
-    // form that compiles with both crates; see the crate docs' differences).
+fn variables_mut_in_turn() -> Result<(), Box<dyn std::error::Error>> {
+    // Every variable of a group in turn.
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("each.nc");
     {
@@ -436,16 +435,14 @@ fn variables_mut_one_after_another() -> Result<(), Box<dyn std::error::Error>> {
         file.add_variable::<i32>("a", &["x"])?;
         file.add_variable::<i32>("b", &["x"])?;
         file.add_group("g")?.add_variable::<u8>("c", &["x"])?;
-        let mut vars = file.variables_mut();
         let mut value = 1;
-        while let Some(mut var) = vars.next() {
+        for mut var in file.variables_mut() {
             var.put_values(&[value, value + 1], ..)?;
             var.put_attribute("n", value)?;
             value += 10;
         }
         let mut g = file.group_mut("g")?.unwrap();
-        let mut vars = g.variables_mut();
-        while let Some(mut var) = vars.next() {
+        for mut var in g.variables_mut() {
             var.put_values(&[7_u8, 8], ..)?;
         }
         file.close()?;

@@ -302,8 +302,7 @@ fn raw_reads_slices_and_errors() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 #[test]
-fn groups_mut_one_after_another() -> Result<(), Box<dyn std::error::Error>> {
-    // Each group handle dropped before the next is taken (see the crate docs' differences).
+fn groups_mut_in_turn() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("gs.nc");
     {
@@ -311,16 +310,15 @@ fn groups_mut_one_after_another() -> Result<(), Box<dyn std::error::Error>> {
         file.add_dimension("x", 2)?;
         file.add_group("a")?.add_group("inner")?;
         file.add_group("b")?;
-        let mut groups = file.groups_mut()?;
+        let groups = file.groups_mut()?;
         assert_eq!(groups.len(), 2);
         let mut n = 0_i32;
-        while let Some(mut g) = groups.next() {
+        for mut g in groups {
             n += 1;
             g.add_attribute("n", n)?;
             g.add_variable::<i32>("v", &["x"])?
                 .put_values(&[n, -n], ..)?;
-            let mut inner = g.groups_mut();
-            while let Some(mut h) = inner.next() {
+            for mut h in g.groups_mut() {
                 h.add_attribute("name", h.name().as_str())?;
             }
         }

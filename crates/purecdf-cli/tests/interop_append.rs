@@ -446,7 +446,7 @@ fn python_and_purecdf_take_turns() {
     // 7. h5py adds a dataset without dimension scales (netcdf-c can no longer open the file
     //    for writing); 8. purecdf writes to it, appends a record and a group attribute.
     python_step(&py, "h5-plain", &p);
-    let mut f = purecdf::append(&p).unwrap();
+    let f = purecdf::append(&p).unwrap();
     let plain = VarId(
         f.schema()
             .vars

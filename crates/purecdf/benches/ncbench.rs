@@ -40,7 +40,7 @@ fn create(path: &str, nt: u64, ny: u64, nx: u64) -> purecdf::Result<f64> {
 }
 
 fn write(path: &str, nt: u64, ny: u64, nx: u64) -> purecdf::Result<f64> {
-    let mut file = purecdf::append(path)?;
+    let file = purecdf::append(path)?;
     let var = file
         .variable("data")
         .ok_or_else(|| purecdf::Error::new(purecdf::ErrorKind::NotVar))?

@@ -152,6 +152,12 @@ pub(crate) fn read_atomic_values<B: Backend + ?Sized>(
 /// Write access: define mode operations, data writes, sync. Each method mirrors the netCDF C call
 /// named in its doc and fails with the same error kinds.
 pub(crate) trait BackendMut: Backend {
+    /// The schema as it is now, shared, for a backend that holds it in an
+    /// [`Arc`](std::sync::Arc) and changes it copy-on-write (`Arc::make_mut`); `None` (the
+    /// default) when it does not, and the schema is copied to be kept.
+    fn schema_arc(&self) -> Option<std::sync::Arc<Schema>> {
+        None
+    }
     /// `nc_redef`: enter define mode.
     fn redef(&mut self) -> Result<()>;
     /// `nc_enddef`: leave define mode; lays out the file, moves data if the header grew, writes

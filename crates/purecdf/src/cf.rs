@@ -237,7 +237,6 @@ impl Variable<'_> {
             Extents::Extent(mut e) if !shape.is_empty() => {
                 e.push(crate::Extent::Slice {
                     start: 0,
-                    end: None,
                     stride: 1,
                 });
                 Extents::Extent(e)

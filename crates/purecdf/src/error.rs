@@ -337,6 +337,9 @@ pub struct Context {
     /// The library call that failed, for tools that report it as netcdf-c's do
     /// (`"nc_get_vara"` for a read of variable data).
     pub operation: Option<&'static str>,
+    /// georust `netcdf`'s variant for this failure, when it has its own (see
+    /// [`Error::as_georust`]).
+    pub(crate) georust: Option<crate::GeorustError>,
 }
 
 /// A purecdf error: a kind plus context and an optional underlying I/O error.
@@ -378,6 +381,19 @@ impl Error {
     /// The context recorded so far.
     pub fn context(&self) -> &Context {
         &self.context
+    }
+
+    pub(crate) fn context_mut(&mut self) -> &mut Context {
+        &mut self.context
+    }
+
+    /// netcdf-c's status as georust `netcdf` reports it: the system error number of a failed
+    /// file operation (2 for a missing file), else [`Error::nc_status`].
+    pub(crate) fn georust_status(&self) -> i32 {
+        match (self.status, &self.source) {
+            (None, Some(e)) => e.raw_os_error().unwrap_or(self.nc_status()),
+            _ => self.nc_status(),
+        }
     }
 
     /// Adds (or replaces) the file path.

@@ -174,31 +174,36 @@
 //! ```
 //!
 //! ## Coming from the georust `netcdf` crate
-//! What its documentation shows builds unchanged but for the `variables_mut` example
-//! (`crates/georust-compat-tests` holds its examples and a test of each call). Names come back
+//! What its documentation shows builds unchanged (`crates/georust-compat-tests` holds its
+//! examples and a test of each call). Names come back
 //! as `String` (`Variable`, `Dimension`, `Group`; `name_str()` borrows instead),
 //! `add_dimension` returns the [`Dimension`] (with `identifier()` for
 //! `add_variable_from_identifiers`), `add_attribute`/`put_attribute` return the attribute
 //! written, `get_values_into`, `get_into`, `fill_value` and `set_fill_value` take any
 //! [`NcTypeDescriptor`], and names given to the adders and lookups may be paths below the group
-//! (`add_variable("a/b/v", ..)`, `variable("a/b/v")`), as georust's do. Differences:
-//! - No C library, no global lock; reads of one [`File`] run in parallel.
-//! - [`VariableMut`] and [`GroupMut`] borrow their [`FileMut`] mutably and repeat the read
-//!   methods of [`Variable`] and [`Group`] (or give a read view with `view()`) rather than
-//!   deref to them: a function taking `&Variable` is given `&var.view()`.
-//! - For the same reason `variables_mut` and `groups_mut` return a [`HandlesMut`], which hands
-//!   out one handle at a time (`while let Some(mut var) = vars.next()`), not an [`Iterator`]:
-//!   two cannot be held at once (no `for` loop, no `collect`, no `count`; `len()` counts).
-//! - [`Error`] is a struct, not an enum: match on [`Error::kind`] ([`ErrorKind`], netcdf-c's
-//!   codes) rather than on georust's variants (`Error::Netcdf(code)`, `AlreadyExists`,
-//!   `WrongDataset`, ...). A dimension identifier of another dataset gives NC_EBADDIM.
+//! (`add_variable("a/b/v", ..)`, `variable("a/b/v")`), as georust's do. [`VariableMut`] and
+//! [`GroupMut`] deref to [`Variable`] and [`Group`] (pass `&var_mut` where a `&Variable` is
+//! wanted); `variables_mut` and `groups_mut` are [`Iterator`]s whose handles may be held side by
+//! side; `Variable::dimensions()` is a slice; [`Extent`] has georust's variants
+//! (`Slice { start, stride }`, `SliceEnd`, `SliceCount`, `Index`) and conversions. Differences:
+//! - No C library, no global lock; reads of one [`File`] run in parallel. The handles of a
+//!   [`FileMut`] share it: each write takes its lock for the call. Metadata read through them
+//!   (`&Attribute`, names, the [`Schema`]) comes from a copy of the schema made after a change
+//!   and kept until the [`FileMut`] is next borrowed mutably, so references stay valid while
+//!   other handles write (for the classic formats a copy is a reference count; other writers
+//!   copy the schema when it changed).
+//! - [`Error`] is a struct, not an enum: it keeps netcdf-c's error kind ([`Error::kind`],
+//!   [`ErrorKind`]) and where it happened (file, variable, offset), which georust's unit
+//!   variants cannot carry. Match georust's variants on [`Error::as_georust`], a
+//!   [`GeorustError`] with georust's names: `matches!(e.as_georust(), GeorustError::Netcdf(2))`
+//!   where georust has `matches!(e, netcdf::Error::Netcdf(2))`. `AlreadyExists`, `WrongDataset`,
+//!   `SliceLen`, `BufferLen` and `DimensionMismatch` come where georust gives them; any other
+//!   failure is `Netcdf` with netcdf-c's status. `is_ambiguous()` is as georust's.
 //! - Attributes are [`Attribute`] values (`name()`, `value()`, and the typed [`Values`]);
 //!   `attribute()` lends one (`&Attribute`) and `add_attribute`/`put_attribute` return a copy
 //!   of the one written.
-//! - `Variable::dimensions()` returns a `Vec<Dimension>`, not a slice (`&var.dimensions()`
-//!   where a `&[Dimension]` is wanted); `FileMut::sync` takes `&mut self`; [`Extent`]'s
-//!   variants hold `u64`s with `end: Option<u64>` rather than georust's `Slice`/`SliceEnd`
-//!   of `usize` (build selections from ranges and tuples, as georust's docs do).
+//! - A stepped range (`(0..9).step_by(3)`) becomes an exact `Extent::SliceCount` (georust
+//!   makes a `SliceEnd`); a stride below 1 is refused (NC_ESTRIDE) when the selection is used.
 //! - [`open_mem`] copies the bytes ([`open_bytes`] takes them over instead).
 //! - Typed compounds and enums as georust's: [`NcTypeDescriptor`] and, with the `derive`
 //!   feature, `#[derive(purecdf::NcType)]` (see [`types`]); `add_type` returns a [`TypeId`],
@@ -243,6 +248,7 @@ mod error;
 mod file;
 #[doc(hidden)]
 pub mod filter_spec;
+mod georust_error;
 pub mod hdf4;
 mod json;
 pub mod model;
@@ -266,6 +272,7 @@ pub use file::{
     append_with, CreateOptions, Dimension, DimensionIdentifier, Endianness, File, FileMem, FileMut,
     Group, GroupMut, GroupsMut, HandlesMut, Options, Variable, VariableMut, VariablesMut,
 };
+pub use georust_error::GeorustError;
 /// The ndarray version purecdf's array reads and writes use (any of 0.15–0.17, as Cargo
 /// resolves it).
 #[cfg(feature = "ndarray")]

@@ -108,29 +108,86 @@ impl Hyperslab {
     }
 }
 
-/// One dimension's part of a selection, as georust's `Extent`.
+/// One dimension's part of a selection: georust `netcdf`'s `Extent`, with its variants and
+/// field types (a stride below 1 is refused with NC_ESTRIDE when the selection is used).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Extent {
-    /// A single index: one element, its axis dropped from ndarray reads and writes.
-    Index(u64),
-    /// `start..end` (exclusive) with a stride; `end = None` means to the end of the dimension.
+    /// From `start` to the end of the dimension, every `stride`th element.
     Slice {
         /// First index.
-        start: u64,
-        /// End (exclusive), or the dimension's length.
-        end: Option<u64>,
+        start: usize,
         /// Step.
-        stride: u64,
+        stride: isize,
     },
-    /// `start`, `count` and `stride` given directly.
+    /// From `start` to `end` (exclusive), every `stride`th element.
+    SliceEnd {
+        /// First index.
+        start: usize,
+        /// End (exclusive).
+        end: usize,
+        /// Step.
+        stride: isize,
+    },
+    /// `count` elements from `start`, every `stride`th.
     SliceCount {
         /// First index.
-        start: u64,
+        start: usize,
         /// Number of elements.
-        count: u64,
+        count: usize,
         /// Step.
-        stride: u64,
+        stride: isize,
     },
+    /// A single index: one element, its axis dropped from ndarray reads and writes.
+    Index(usize),
+}
+
+impl Extent {
+    /// Sets the stride of a slice (an index has none), as georust's `set_stride`.
+    pub fn set_stride(&mut self, stride: isize) {
+        match self {
+            Extent::Slice { stride: s, .. }
+            | Extent::SliceEnd { stride: s, .. }
+            | Extent::SliceCount { stride: s, .. } => *s = stride,
+            Extent::Index(_) => {}
+        }
+    }
+
+    /// Start, count and stride on a dimension of length `len`.
+    fn resolve(self, len: u64) -> Result<(u64, u64, u64)> {
+        let stride = |s: isize| {
+            u64::try_from(s)
+                .ok()
+                .filter(|&s| s > 0)
+                .ok_or_else(|| Error::with_detail(ErrorKind::Stride, format!("stride {s}")))
+        };
+        let count = |start: u64, end: u64, stride: u64| {
+            if end > start {
+                (end - start).div_ceil(stride)
+            } else {
+                0
+            }
+        };
+        Ok(match self {
+            Extent::Index(i) => (i as u64, 1, 1),
+            Extent::SliceCount {
+                start,
+                count,
+                stride: s,
+            } => (start as u64, count as u64, stride(s)?),
+            Extent::Slice { start, stride: s } => {
+                let s = stride(s)?;
+                (start as u64, count(start as u64, len, s), s)
+            }
+            Extent::SliceEnd {
+                start,
+                end,
+                stride: s,
+            } => {
+                let s = stride(s)?;
+                (start as u64, count(start as u64, end as u64, s), s)
+            }
+        })
+    }
 }
 
 /// A selection over all dimensions, built from `..`, ranges, indices, arrays or tuples of them.
@@ -149,33 +206,18 @@ impl Extents {
             Extents::All => Ok(Hyperslab::whole(shape)),
             Extents::Extent(list) => {
                 if list.len() != shape.len() {
-                    return fail(
+                    let e = Error::with_detail(
                         ErrorKind::InvalidCoords,
                         format!("{} extents for {} dimensions", list.len(), shape.len()),
                     );
+                    return Err(e.georust(crate::GeorustError::DimensionMismatch {
+                        wanted: shape.len(),
+                        actual: list.len(),
+                    }));
                 }
                 let mut h = Hyperslab::default();
                 for (e, &len) in list.iter().zip(shape) {
-                    let (start, count, stride) = match *e {
-                        Extent::Index(i) => (i, 1, 1),
-                        Extent::SliceCount {
-                            start,
-                            count,
-                            stride,
-                        } => (start, count, stride),
-                        Extent::Slice { start, end, stride } => {
-                            if stride == 0 {
-                                return fail(ErrorKind::Stride, "stride 0");
-                            }
-                            let end = end.unwrap_or(len);
-                            let count = if end > start {
-                                (end - start).div_ceil(stride)
-                            } else {
-                                0
-                            };
-                            (start, count, stride)
-                        }
-                    };
+                    let (start, count, stride) = e.resolve(len)?;
                     h.start.push(start);
                     h.count.push(count);
                     h.stride.push(stride);
@@ -207,83 +249,53 @@ impl From<&Extents> for Extents {
 
 impl From<usize> for Extent {
     fn from(i: usize) -> Self {
-        Extent::Index(i as u64)
+        Extent::Index(i)
     }
 }
 impl From<Range<usize>> for Extent {
     fn from(r: Range<usize>) -> Self {
-        slice(r.start, Some(r.end), 1)
+        slice_end(r.start, r.end)
     }
 }
 impl From<RangeInclusive<usize>> for Extent {
     fn from(r: RangeInclusive<usize>) -> Self {
-        slice(*r.start(), Some(*r.end() + 1), 1)
+        slice_end(*r.start(), *r.end() + 1)
     }
 }
 impl From<RangeFrom<usize>> for Extent {
     fn from(r: RangeFrom<usize>) -> Self {
-        slice(r.start, None, 1)
+        Extent::Slice {
+            start: r.start,
+            stride: 1,
+        }
     }
 }
 impl From<RangeTo<usize>> for Extent {
     fn from(r: RangeTo<usize>) -> Self {
-        slice(0, Some(r.end), 1)
+        slice_end(0, r.end)
     }
 }
 impl From<RangeToInclusive<usize>> for Extent {
     fn from(r: RangeToInclusive<usize>) -> Self {
-        slice(0, Some(r.end + 1), 1)
+        slice_end(0, r.end + 1)
     }
 }
 impl From<RangeFull> for Extent {
     fn from(_: RangeFull) -> Self {
-        slice(0, None, 1)
+        Extent::Slice {
+            start: 0,
+            stride: 1,
+        }
     }
 }
 impl From<StepBy<Range<usize>>> for Extent {
     fn from(r: StepBy<Range<usize>>) -> Self {
-        // StepBy exposes no fields; recover them from the iterator itself.
-        let mut it = r;
-        let first = it.next();
-        let second = it.next();
-        match (first, second) {
-            (None, _) => Extent::SliceCount {
-                start: 0,
-                count: 0,
-                stride: 1,
-            },
-            (Some(a), None) => Extent::SliceCount {
-                start: a as u64,
-                count: 1,
-                stride: 1,
-            },
-            (Some(a), Some(b)) => {
-                let stride = (b - a) as u64;
-                let rest = it.count() as u64;
-                Extent::SliceCount {
-                    start: a as u64,
-                    count: 2 + rest,
-                    stride,
-                }
-            }
-        }
+        stepped(r)
     }
 }
 impl From<StepBy<RangeInclusive<usize>>> for Extent {
     fn from(r: StepBy<RangeInclusive<usize>>) -> Self {
-        let mut it = r;
-        match (it.next(), it.next()) {
-            (None, _) => slice(0, Some(0), 1),
-            (Some(a), None) => slice(a, Some(a + 1), 1),
-            (Some(a), Some(b)) => {
-                let rest = it.count();
-                Extent::SliceCount {
-                    start: a as u64,
-                    count: 2 + rest as u64,
-                    stride: (b - a) as u64,
-                }
-            }
-        }
+        stepped(r)
     }
 }
 impl From<StepBy<RangeFrom<usize>>> for Extent {
@@ -292,15 +304,40 @@ impl From<StepBy<RangeFrom<usize>>> for Extent {
         let mut it = r;
         let a = it.next().unwrap_or(0);
         let b = it.next().unwrap_or(a + 1);
-        slice(a, None, b - a)
+        Extent::Slice {
+            start: a,
+            stride: isize::try_from(b - a).unwrap_or(isize::MAX),
+        }
     }
 }
 
-fn slice(start: usize, end: Option<usize>, stride: usize) -> Extent {
-    Extent::Slice {
-        start: start as u64,
-        end: end.map(|e| e as u64),
-        stride: stride as u64,
+fn slice_end(start: usize, end: usize) -> Extent {
+    Extent::SliceEnd {
+        start,
+        end,
+        stride: 1,
+    }
+}
+
+/// A stepped finite range (its fields are private: read back from the iterator) as start,
+/// count and stride.
+fn stepped(mut it: impl Iterator<Item = usize>) -> Extent {
+    match (it.next(), it.next()) {
+        (None, _) => Extent::SliceCount {
+            start: 0,
+            count: 0,
+            stride: 1,
+        },
+        (Some(a), None) => Extent::SliceCount {
+            start: a,
+            count: 1,
+            stride: 1,
+        },
+        (Some(a), Some(b)) => Extent::SliceCount {
+            start: a,
+            count: 2 + it.count(),
+            stride: isize::try_from(b - a).unwrap_or(isize::MAX),
+        },
     }
 }
 
@@ -375,9 +412,9 @@ tuple_extents! { T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, }
 
 fn start_count_stride<S, C, T>(start: &[S], count: &[C], stride: Option<&[T]>) -> Result<Extents>
 where
-    S: Copy + TryInto<u64>,
-    C: Copy + TryInto<u64>,
-    T: Copy + TryInto<u64>,
+    S: Copy + TryInto<usize>,
+    C: Copy + TryInto<usize>,
+    T: Copy + TryInto<isize>,
 {
     let n = start.len();
     if count.len() != n || stride.is_some_and(|s| s.len() != n) {
@@ -386,11 +423,11 @@ where
             "start, count and stride differ in length",
         );
     }
-    let num = |x: Option<u64>| x.ok_or(ErrorKind::InvalidCoords);
+    let num = |x: Option<usize>| x.ok_or(ErrorKind::InvalidCoords);
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let stride = match stride {
-            Some(s) => num(s[i].try_into().ok()).map_err(|_| ErrorKind::Stride)?,
+            Some(s) => s[i].try_into().map_err(|_| ErrorKind::Stride)?,
             None => 1,
         };
         out.push(Extent::SliceCount {
@@ -408,7 +445,7 @@ macro_rules! start_count {
         impl TryFrom<($s, $c)> for Extents {
             type Error = crate::Error;
             fn try_from((start, count): ($s, $c)) -> Result<Self> {
-                start_count_stride::<_, _, u64>(&start[..], &count[..], None)
+                start_count_stride::<_, _, isize>(&start[..], &count[..], None)
             }
         }
     )*};
@@ -435,13 +472,19 @@ start_count_stride!(
 impl<const N: usize> TryFrom<([usize; N], [usize; N])> for Extents {
     type Error = crate::Error;
     fn try_from((start, count): ([usize; N], [usize; N])) -> Result<Self> {
-        start_count_stride::<_, _, u64>(&start, &count, None)
+        start_count_stride::<_, _, isize>(&start, &count, None)
     }
 }
 impl<const N: usize> TryFrom<(&[usize; N], &[usize; N])> for Extents {
     type Error = crate::Error;
     fn try_from((start, count): (&[usize; N], &[usize; N])) -> Result<Self> {
-        start_count_stride::<_, _, u64>(start, count, None)
+        start_count_stride::<_, _, isize>(start, count, None)
+    }
+}
+impl<const N: usize> TryFrom<(&[usize; N], &[usize; N], &[isize; N])> for Extents {
+    type Error = crate::Error;
+    fn try_from((start, count, stride): (&[usize; N], &[usize; N], &[isize; N])) -> Result<Self> {
+        start_count_stride(start, count, Some(stride))
     }
 }
 impl<const N: usize> TryFrom<([usize; N], [usize; N], [isize; N])> for Extents {
@@ -464,7 +507,7 @@ where
     fn try_from(slice: &ndarray::SliceInfo<T, Din, Dout>) -> Result<Self> {
         use ndarray::SliceInfoElem as S;
         let index = |i: isize| {
-            u64::try_from(i).map_err(|_| {
+            usize::try_from(i).map_err(|_| {
                 Error::with_detail(ErrorKind::InvalidCoords, format!("negative index {i}"))
             })
         };
@@ -473,13 +516,26 @@ where
             .iter()
             .map(|s| match *s {
                 S::Index(i) => Ok(Extent::Index(index(i)?)),
-                S::Slice { start, end, step } => Ok(Extent::Slice {
-                    start: index(start)?,
-                    end: end.map(index).transpose()?,
-                    stride: u64::try_from(step).map_err(|_| {
-                        Error::with_detail(ErrorKind::Stride, format!("step {step}"))
-                    })?,
-                }),
+                S::Slice { start, end, step } => {
+                    if step < 1 {
+                        return Err(Error::with_detail(
+                            ErrorKind::Stride,
+                            format!("step {step}"),
+                        ));
+                    }
+                    let start = index(start)?;
+                    Ok(match end {
+                        None => Extent::Slice {
+                            start,
+                            stride: step,
+                        },
+                        Some(end) => Extent::SliceEnd {
+                            start,
+                            end: index(end)?,
+                            stride: step,
+                        },
+                    })
+                }
                 S::NewAxis => Err(Error::with_detail(
                     ErrorKind::Inval,
                     "a new axis in a selection",

@@ -85,7 +85,7 @@ fn append_to_a_zarr_python_store_keeps_its_codec() {
     );
     let zarray_before = std::fs::read_to_string(path.join("a/.zarray")).unwrap();
     {
-        let mut f = purecdf::append(path.to_str().unwrap()).unwrap();
+        let f = purecdf::append(path.to_str().unwrap()).unwrap();
         let a = f.variable("a").unwrap().id();
         f.put_raw_values(a, &Values::Short(vec![40, 50]), (&[4u64][..], &[2u64][..]))
             .unwrap();

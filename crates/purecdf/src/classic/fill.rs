@@ -81,8 +81,12 @@ impl ClassicFile {
     /// Sets the record count and the unlimited dimension's length.
     pub(crate) fn set_numrecs(&mut self, n: u64) {
         self.numrecs = n;
-        if let Some(d) = self.schema.dims.iter_mut().find(|d| d.unlimited) {
-            d.len = n;
+        // Only a change copies the schema (it is shared copy-on-write with readers).
+        if self.schema.dims.iter().any(|d| d.unlimited && d.len != n) {
+            let schema = std::sync::Arc::make_mut(&mut self.schema);
+            if let Some(d) = schema.dims.iter_mut().find(|d| d.unlimited) {
+                d.len = n;
+            }
         }
     }
 }

@@ -52,7 +52,9 @@ struct OldState {
 /// An open classic-format dataset (CDF-1, CDF-2 or CDF-5).
 #[derive(Debug)]
 pub struct ClassicFile {
-    schema: Schema,
+    /// Shared with the schema copies handed out for reading while writing
+    /// ([`BackendMut::schema_arc`]): changed copy-on-write.
+    schema: std::sync::Arc<Schema>,
     format: Format,
     /// The bytes, for reading a read-only file (and parsing the header at open).
     store: Storage,
@@ -166,7 +168,7 @@ impl ClassicFile {
             d.len = numrecs;
         }
         Ok(ClassicFile {
-            schema,
+            schema: std::sync::Arc::new(schema),
             format: h.format,
             store,
             io: None,
@@ -210,7 +212,7 @@ impl ClassicFile {
         let file = o.open(path).map_err(|e| Error::io(e).path(path))?;
         let io_file = file.try_clone().map_err(|e| Error::io(e).path(path))?;
         let mut f = ClassicFile {
-            schema: Schema::default(),
+            schema: std::sync::Arc::default(),
             format,
             store: Storage::File(file),
             io: None,
@@ -371,6 +373,10 @@ impl Backend for ClassicFile {
 }
 
 impl BackendMut for ClassicFile {
+    fn schema_arc(&self) -> Option<std::sync::Arc<Schema>> {
+        Some(self.schema.clone())
+    }
+
     fn redef(&mut self) -> Result<()> {
         write::redef(self)
     }

@@ -107,9 +107,9 @@ pub(crate) fn def_dim(
             format!("{name}: there is already an unlimited dimension"),
         );
     }
-    let id = f.schema.add_dim(ROOT, &name, len, len == 0)?;
+    let id = std::sync::Arc::make_mut(&mut f.schema).add_dim(ROOT, &name, len, len == 0)?;
     if len == 0 {
-        f.schema.dims[id.0].len = f.numrecs;
+        std::sync::Arc::make_mut(&mut f.schema).dims[id.0].len = f.numrecs;
     }
     Ok(id)
 }
@@ -154,8 +154,8 @@ pub(crate) fn def_var(
             );
         }
     }
-    let id = f.schema.add_var(ROOT, &name, typ, dims)?;
-    f.schema.vars[id.0].no_fill = !f.fill;
+    let id = std::sync::Arc::make_mut(&mut f.schema).add_var(ROOT, &name, typ, dims)?;
+    std::sync::Arc::make_mut(&mut f.schema).vars[id.0].no_fill = !f.fill;
     Ok(id)
 }
 
@@ -202,7 +202,7 @@ pub(crate) fn put_att(
     }
     let key = nfc(name);
     let define = f.define;
-    let atts = f.schema.atts_mut(g, var);
+    let atts = std::sync::Arc::make_mut(&mut f.schema).atts_mut(g, var);
     match atts.iter().position(|a| a.name == key) {
         Some(i) if !define => {
             if att_xsz(&values) > att_xsz(&atts[i].values) {
@@ -243,7 +243,7 @@ pub(crate) fn del_att(
     need_define(f, "nc_del_att")?;
     check_att_target(f, g, var)?;
     let key = nfc(name);
-    let atts = f.schema.atts_mut(g, var);
+    let atts = std::sync::Arc::make_mut(&mut f.schema).atts_mut(g, var);
     match atts.iter().position(|a| a.name == key) {
         Some(i) => {
             atts.remove(i);
@@ -290,7 +290,7 @@ pub(crate) fn rename_dim(f: &mut ClassicFile, dim: DimId, name: &str) -> Result<
     };
     let old = d.name.clone();
     rename_stored(f, NameKey::Dim(dim.0), &old, &new)?;
-    f.schema.dims[dim.0].name = new;
+    std::sync::Arc::make_mut(&mut f.schema).dims[dim.0].name = new;
     Ok(())
 }
 
@@ -306,7 +306,7 @@ pub(crate) fn rename_var(f: &mut ClassicFile, var: VarId, name: &str) -> Result<
     };
     let old = v.name.clone();
     rename_stored(f, NameKey::Var(var.0), &old, &new)?;
-    f.schema.vars[var.0].name = new;
+    std::sync::Arc::make_mut(&mut f.schema).vars[var.0].name = new;
     Ok(())
 }
 
@@ -334,7 +334,7 @@ pub(crate) fn rename_att(
     if let Some(len) = f.name_lens.remove(&NameKey::Att(vi, old)) {
         f.name_lens.insert(NameKey::Att(vi, new.clone()), len);
     }
-    f.schema.atts_mut(g, var)[i].name = new;
+    std::sync::Arc::make_mut(&mut f.schema).atts_mut(g, var)[i].name = new;
     Ok(())
 }
 
@@ -346,7 +346,7 @@ pub(crate) fn set_fill(f: &mut ClassicFile, fill: bool) -> Result<bool> {
         write_dirty(f)?;
     }
     f.fill = fill;
-    for v in &mut f.schema.vars {
+    for v in &mut std::sync::Arc::make_mut(&mut f.schema).vars {
         v.no_fill = !fill;
     }
     Ok(old)
@@ -363,7 +363,7 @@ pub(crate) fn def_var_fill(f: &mut ClassicFile, var: VarId, no_fill: bool) -> Re
             "nc_def_var_fill outside define mode",
         );
     }
-    let Some(v) = f.schema.vars.get_mut(var.0) else {
+    let Some(v) = std::sync::Arc::make_mut(&mut f.schema).vars.get_mut(var.0) else {
         return fail(ErrorKind::NotVar, format!("variable id {}", var.0));
     };
     v.no_fill = no_fill;

@@ -3,12 +3,12 @@
 //! variable's dimensions are found from the group it goes in.
 
 use super::{Dimension, DimensionIdentifier, FileMut, GroupMut, VariableMut};
-use crate::error::{fail, Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::model::{Attribute, GroupId, NcType, Values};
 
 /// How an adder finds the type of a variable, given the group the variable goes in.
-pub(crate) trait TypeIn: FnOnce(&mut FileMut, GroupId) -> Result<NcType> {}
-impl<F: FnOnce(&mut FileMut, GroupId) -> Result<NcType>> TypeIn for F {}
+pub(crate) trait TypeIn: FnOnce(&FileMut, GroupId) -> Result<NcType> {}
+impl<F: FnOnce(&FileMut, GroupId) -> Result<NcType>> TypeIn for F {}
 
 /// The parts of a path: the groups on the way and the last part (the name itself).
 fn split(path: &str) -> (impl Iterator<Item = &str>, &str) {
@@ -29,18 +29,19 @@ impl FileMut {
         path: &'n str,
     ) -> Result<(GroupId, &'n str)> {
         let (groups, stem) = split(path);
-        let s = self.schema();
-        let mut at = g;
-        for p in groups {
-            at = s.find_group(at, p).ok_or_else(|| {
-                Error::with_detail(ErrorKind::BadName, format!("{path}: no group {p}"))
-            })?;
-        }
-        Ok((at, stem))
+        self.live(|s| {
+            let mut at = g;
+            for p in groups {
+                at = s.find_group(at, p).ok_or_else(|| {
+                    Error::with_detail(ErrorKind::BadName, format!("{path}: no group {p}"))
+                })?;
+            }
+            Ok((at, stem))
+        })
     }
 
     pub(crate) fn add_attribute_at(
-        &mut self,
+        &self,
         g: GroupId,
         name: &str,
         values: Values,
@@ -50,7 +51,7 @@ impl FileMut {
     }
 
     pub(crate) fn add_dimension_at(
-        &mut self,
+        &self,
         g: GroupId,
         name: &str,
         len: u64,
@@ -62,11 +63,11 @@ impl FileMut {
     }
 
     /// Adds the group `path` names below group `g`, and the groups on the way that are missing.
-    pub(crate) fn add_group_at(&mut self, g: GroupId, path: &str) -> Result<GroupMut<'_>> {
+    pub(crate) fn add_group_at(&self, g: GroupId, path: &str) -> Result<GroupMut<'_>> {
         let (groups, stem) = split(path);
         let mut at = g;
         for p in groups {
-            at = match self.schema().find_group(at, p) {
+            at = match self.live(|s| s.find_group(at, p)) {
                 Some(child) => child,
                 None => self.add_group_in(at, p)?,
             };
@@ -76,7 +77,7 @@ impl FileMut {
     }
 
     pub(crate) fn add_variable_at(
-        &mut self,
+        &self,
         g: GroupId,
         name: &str,
         dims: &[&str],
@@ -90,7 +91,7 @@ impl FileMut {
     }
 
     pub(crate) fn add_variable_from_ids_at(
-        &mut self,
+        &self,
         g: GroupId,
         name: &str,
         dims: &[DimensionIdentifier],
@@ -99,11 +100,12 @@ impl FileMut {
         let (g, stem) = self.parent_and_stem(g, name)?;
         let mut ids = Vec::with_capacity(dims.len());
         for d in dims {
-            if d.dataset != self.file.dataset {
-                return fail(
+            if d.dataset != self.dataset {
+                let e = Error::with_detail(
                     ErrorKind::BadDim,
                     format!("{name}: a dimension identifier of another dataset"),
                 );
+                return Err(e.georust(crate::GeorustError::WrongDataset));
             }
             ids.push(d.dim);
         }

@@ -1,26 +1,23 @@
-//! [`HandlesMut`]: the variables or child groups of a group, handed out for writing one at a
-//! time ([`VariablesMut`], [`GroupsMut`]).
+//! [`HandlesMut`]: the variables or child groups of a group, handed out for writing
+//! ([`VariablesMut`], [`GroupsMut`]): georust `netcdf`'s `variables_mut` and `groups_mut`.
 
 use super::{FileMut, GroupMut, VariableMut};
 use crate::model::{GroupId, VarId};
 
-/// Handles for writing, handed out one at a time (georust's `variables_mut` and `groups_mut`,
-/// as a lending cursor rather than an [`Iterator`]).
-///
-/// A [`VariableMut`] or [`GroupMut`] borrows the whole file mutably, so each handle `next`
-/// returns must be dropped before the next call, as in
-/// `while let Some(mut var) = vars.next() { ... }`.
+/// Handles for writing, in definition order: an [`Iterator`] of [`VariableMut`]s or
+/// [`GroupMut`]s (georust's `variables_mut` and `groups_mut`). The handles share the file, so
+/// they may be kept side by side (`collect` them, or write in a `for` loop).
 pub struct HandlesMut<'f, Id> {
-    file: &'f mut FileMut,
+    file: &'f FileMut,
     ids: std::vec::IntoIter<Id>,
 }
 
-/// The variables of a group, for writing one after another (from [`FileMut::variables_mut`]
-/// and [`GroupMut::variables_mut`]).
+/// The variables of a group, for writing (from [`FileMut::variables_mut`] and
+/// [`GroupMut::variables_mut`]).
 pub type VariablesMut<'f> = HandlesMut<'f, VarId>;
 
-/// The child groups of a group, for writing one after another (from [`FileMut::groups_mut`]
-/// and [`GroupMut::groups_mut`]).
+/// The child groups of a group, for writing (from [`FileMut::groups_mut`] and
+/// [`GroupMut::groups_mut`]).
 pub type GroupsMut<'f> = HandlesMut<'f, GroupId>;
 
 impl<Id: std::fmt::Debug> std::fmt::Debug for HandlesMut<'_, Id> {
@@ -32,38 +29,39 @@ impl<Id: std::fmt::Debug> std::fmt::Debug for HandlesMut<'_, Id> {
 }
 
 impl<'f, Id> HandlesMut<'f, Id> {
-    pub(crate) fn new(file: &'f mut FileMut, ids: Vec<Id>) -> Self {
+    pub(crate) fn new(file: &'f FileMut, ids: Vec<Id>) -> Self {
         HandlesMut {
             file,
             ids: ids.into_iter(),
         }
     }
-
-    /// How many are left.
-    pub fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    /// True when none are left.
-    pub fn is_empty(&self) -> bool {
-        self.ids.len() == 0
-    }
 }
 
-impl HandlesMut<'_, VarId> {
-    /// The next variable for writing, in definition order; `None` after the last.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<VariableMut<'_>> {
+impl<'f> Iterator for HandlesMut<'f, VarId> {
+    type Item = VariableMut<'f>;
+
+    fn next(&mut self) -> Option<VariableMut<'f>> {
         let id = self.ids.next()?;
         Some(VariableMut::new(self.file, id))
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.ids.size_hint()
+    }
 }
 
-impl HandlesMut<'_, GroupId> {
-    /// The next child group for writing, in definition order; `None` after the last.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<GroupMut<'_>> {
+impl<'f> Iterator for HandlesMut<'f, GroupId> {
+    type Item = GroupMut<'f>;
+
+    fn next(&mut self) -> Option<GroupMut<'f>> {
         let id = self.ids.next()?;
         Some(GroupMut::new(self.file, id))
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.ids.size_hint()
+    }
 }
+
+impl ExactSizeIterator for HandlesMut<'_, VarId> {}
+impl ExactSizeIterator for HandlesMut<'_, GroupId> {}

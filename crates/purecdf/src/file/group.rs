@@ -120,114 +120,68 @@ impl<'f> Group<'f> {
     }
 }
 
-/// A group open for writing: borrows its [`FileMut`] mutably.
+/// A group open for writing. Derefs to [`Group`] for everything that reads (as georust
+/// `netcdf`'s does). Handles share their [`FileMut`], so several may be open at once (see
+/// [`FileMut::groups_mut`]).
 pub struct GroupMut<'f> {
-    file: &'f mut FileMut,
-    id: GroupId,
+    group: Group<'f>,
+    file: &'f FileMut,
 }
 
 impl std::fmt::Debug for GroupMut<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.view().fmt(f)
+        self.group.fmt(f)
+    }
+}
+
+impl<'f> std::ops::Deref for GroupMut<'f> {
+    type Target = Group<'f>;
+    fn deref(&self) -> &Group<'f> {
+        &self.group
     }
 }
 
 impl<'f> GroupMut<'f> {
-    pub(crate) fn new(file: &'f mut FileMut, id: GroupId) -> Self {
-        GroupMut { file, id }
+    pub(crate) fn new(file: &'f FileMut, id: GroupId) -> Self {
+        GroupMut {
+            group: Group::new(file, id),
+            file,
+        }
     }
 
-    /// The group read-only, borrowed from this handle.
-    pub fn view(&self) -> Group<'_> {
-        Group::new(self.file, self.id)
-    }
-
-    /// The group's id.
-    pub fn id(&self) -> GroupId {
-        self.id
-    }
-
-    /// The group's name (a `String`, as georust `netcdf` returns it).
-    pub fn name(&self) -> String {
-        self.view().name()
-    }
-
-    /// The group's name, borrowed.
-    pub fn name_str(&self) -> &str {
-        self.view().name_str()
-    }
-
-    /// A variable of this group by name, read-only.
-    pub fn variable(&self, name: &str) -> Option<Variable<'_>> {
-        self.view().variable(name)
-    }
-
-    /// The group's variables, read-only, in definition order.
-    pub fn variables(&self) -> impl Iterator<Item = Variable<'_>> {
-        self.view().variables()
-    }
-
-    /// An attribute of the group by name.
-    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
-        self.view().attribute(name)
-    }
-
-    /// The group's attributes in creation order (without netcdf-c's hidden ones).
-    pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
-        self.view().attributes()
-    }
-
-    /// An attribute's value by name: `None` when there is no such attribute.
-    pub fn attribute_value(&self, name: &str) -> Option<Result<AttributeValue>> {
-        self.view().attribute_value(name)
-    }
-
-    /// A dimension visible from this group, by name.
-    pub fn dimension(&self, name: &str) -> Option<Dimension<'_>> {
-        self.view().dimension(name)
-    }
-
-    /// The dimensions defined in this group, in definition order.
-    pub fn dimensions(&self) -> impl Iterator<Item = Dimension<'_>> {
-        self.view().dimensions()
-    }
-
-    /// A child group by name or path, read-only.
-    pub fn group(&self, name: &str) -> Option<Group<'_>> {
-        self.view().group(name)
-    }
-
-    /// The child groups, read-only, in definition order.
-    pub fn groups(&self) -> impl Iterator<Item = Group<'_>> {
-        self.view().groups()
-    }
-
-    /// The user-defined types defined in this group, described.
-    pub fn types(&self) -> impl Iterator<Item = NcVariableType> + '_ {
-        self.view().types()
+    /// The group read-only (what the handle derefs to).
+    pub fn view(&self) -> Group<'f> {
+        self.group
     }
 
     /// A variable of this group by name, for writing.
     pub fn variable_mut(&mut self, name: &str) -> Option<VariableMut<'_>> {
-        let id = self.view().variable(name)?.id();
+        let (g, leaf) = self.file.resolve_path_from(self.id(), name)?;
+        let id = self.file.live(|s| s.find_var(g, leaf))?;
         Some(VariableMut::new(self.file, id))
     }
 
-    /// The group's variables, for writing one after another (see [`FileMut::variables_mut`]).
+    /// The group's variables for writing, in definition order: an [`Iterator`] (see
+    /// [`FileMut::variables_mut`]).
     pub fn variables_mut(&mut self) -> crate::VariablesMut<'_> {
-        let ids = self.view().variables().map(|v| v.id()).collect();
+        let ids = self.file.live(|s| s.group(self.id()).vars.clone());
         crate::VariablesMut::new(self.file, ids)
     }
 
-    /// The child groups, for writing one after another (see [`FileMut::groups_mut`]).
+    /// The child groups for writing, in definition order: an [`Iterator`] (see
+    /// [`FileMut::groups_mut`]).
     pub fn groups_mut(&mut self) -> crate::GroupsMut<'_> {
-        let ids = self.view().def().groups.clone();
+        let ids = self.file.live(|s| s.group(self.id()).groups.clone());
         crate::GroupsMut::new(self.file, ids)
     }
 
     /// A child group by name or path, for writing.
     pub fn group_mut(&mut self, name: &str) -> Option<GroupMut<'_>> {
-        let id = self.view().group(name)?.id();
+        let id = self.file.live(|s| {
+            name.split('/')
+                .filter(|p| !p.is_empty())
+                .try_fold(self.id(), |g, p| s.find_group(g, p))
+        })?;
         Some(GroupMut::new(self.file, id))
     }
 
@@ -240,7 +194,8 @@ impl<'f> GroupMut<'f> {
         name: &str,
         value: impl Into<crate::Values>,
     ) -> Result<Attribute> {
-        self.file.add_attribute_at(self.id, name, value.into())
+        self.file
+            .add_attribute_at(self.group.id, name, value.into())
     }
 
     /// Adds a fixed-length dimension to the group (length 0: unlimited), returning it.
@@ -248,7 +203,8 @@ impl<'f> GroupMut<'f> {
     /// # Errors
     /// As netcdf-c's `nc_def_dim`.
     pub fn add_dimension(&mut self, name: &str, len: usize) -> Result<Dimension<'_>> {
-        self.file.add_dimension_at(self.id, name, len as u64, false)
+        self.file
+            .add_dimension_at(self.group.id, name, len as u64, false)
     }
 
     /// Adds an unlimited dimension to the group, returning it.
@@ -256,7 +212,7 @@ impl<'f> GroupMut<'f> {
     /// # Errors
     /// As netcdf-c's `nc_def_dim`.
     pub fn add_unlimited_dimension(&mut self, name: &str) -> Result<Dimension<'_>> {
-        self.file.add_dimension_at(self.id, name, 0, true)
+        self.file.add_dimension_at(self.group.id, name, 0, true)
     }
 
     /// Adds a child group.
@@ -264,7 +220,7 @@ impl<'f> GroupMut<'f> {
     /// # Errors
     /// NC_ENAMEINUSE for a name taken.
     pub fn add_group(&mut self, name: &str) -> Result<GroupMut<'_>> {
-        self.file.add_group_at(self.id, name)
+        self.file.add_group_at(self.group.id, name)
     }
 
     /// Adds a variable of memory type `T` over dimensions named as seen from this group.
@@ -280,7 +236,7 @@ impl<'f> GroupMut<'f> {
         dims: &[&str],
     ) -> Result<VariableMut<'_>> {
         self.file
-            .add_variable_at(self.id, name, dims, T::purecdf_nc_type)
+            .add_variable_at(self.group.id, name, dims, T::purecdf_nc_type)
     }
 
     /// Adds a variable of memory type `T` to this group over dimensions given by
@@ -294,7 +250,7 @@ impl<'f> GroupMut<'f> {
         dims: &[DimensionIdentifier],
     ) -> Result<VariableMut<'_>> {
         self.file
-            .add_variable_from_ids_at(self.id, name, dims, T::purecdf_nc_type)
+            .add_variable_from_ids_at(self.group.id, name, dims, T::purecdf_nc_type)
     }
 
     /// As [`GroupMut::add_variable_from_identifiers`], of a described type (see
@@ -309,7 +265,7 @@ impl<'f> GroupMut<'f> {
         xtype: &NcVariableType,
     ) -> Result<VariableMut<'_>> {
         self.file
-            .add_variable_from_ids_at(self.id, name, dims, |f: &mut FileMut, g| {
+            .add_variable_from_ids_at(self.group.id, name, dims, |f: &FileMut, g| {
                 crate::types::add_descriptor(f, g, xtype)
             })
     }
@@ -328,7 +284,7 @@ impl<'f> GroupMut<'f> {
         xtype: &NcVariableType,
     ) -> Result<VariableMut<'_>> {
         self.file
-            .add_variable_at(self.id, name, dims, |f: &mut FileMut, g| {
+            .add_variable_at(self.group.id, name, dims, |f: &FileMut, g| {
                 crate::types::add_descriptor(f, g, xtype)
             })
     }
@@ -346,7 +302,7 @@ impl<'f> GroupMut<'f> {
     /// # Errors
     /// As [`FileMut::add_type`].
     pub fn add_type_from_descriptor(&mut self, typ: NcVariableType) -> Result<crate::TypeId> {
-        self.file.add_type_in(self.id, &typ)
+        self.file.add_type_in(self.group.id, &typ)
     }
 
     /// Adds a string variable over dimensions named as seen from this group.
@@ -369,6 +325,6 @@ impl<'f> GroupMut<'f> {
         dims: &[&str],
     ) -> Result<VariableMut<'_>> {
         self.file
-            .add_variable_at(self.id, name, dims, |_: &mut FileMut, _| Ok(typ))
+            .add_variable_at(self.group.id, name, dims, |_: &FileMut, _| Ok(typ))
     }
 }

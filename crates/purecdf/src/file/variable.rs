@@ -2,9 +2,10 @@
 //! `netcdf`'s names: `get_values`, `get_value`, `get_values_into`, `get`, `get_into`,
 //! `get_string`, `fill_value`, `endianness`, `chunking`, `attribute_value`).
 
-use super::{bytes_of_mut, check_raw_len, raw_byte_access, raw_size, Dimension, File};
+use super::{bytes_of_mut, check_raw_len, check_slab, raw_byte_access, raw_size, Dimension, File};
 use crate::alloc::zeroed;
 use crate::attribute::{is_hidden, AttributeValue};
+use crate::backend::Backend;
 use crate::convert::{self, NcElement};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{Attribute, NcType, Values, VarId};
@@ -23,10 +24,12 @@ pub enum Endianness {
 }
 
 /// A borrowed view of one variable.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Variable<'f> {
     pub(super) file: &'f File,
     pub(super) id: VarId,
+    /// The dimension handles, made the first time [`Variable::dimensions`] is asked.
+    dims: std::sync::OnceLock<Vec<Dimension<'f>>>,
 }
 
 impl std::fmt::Debug for Variable<'_> {
@@ -41,7 +44,11 @@ impl std::fmt::Debug for Variable<'_> {
 
 impl<'f> Variable<'f> {
     pub(crate) fn new(file: &'f File, id: VarId) -> Self {
-        Variable { file, id }
+        Variable {
+            file,
+            id,
+            dims: std::sync::OnceLock::new(),
+        }
     }
 
     pub(crate) fn def(&self) -> &'f crate::model::Variable {
@@ -80,13 +87,16 @@ impl<'f> Variable<'f> {
         crate::types::describe(self.file.schema(), self.nc_type())
     }
 
-    /// The variable's dimensions, outermost first.
-    pub fn dimensions(&self) -> Vec<Dimension<'f>> {
-        self.def()
-            .dims
-            .iter()
-            .map(|&d| Dimension::new(self.file, d))
-            .collect()
+    /// The variable's dimensions, outermost first (a slice, as georust `netcdf` returns them;
+    /// each handle reads the dimension's length as it is when asked).
+    pub fn dimensions(&self) -> &[Dimension<'f>] {
+        self.dims.get_or_init(|| {
+            self.def()
+                .dims
+                .iter()
+                .map(|&d| Dimension::new(self.file, d))
+                .collect()
+        })
     }
 
     /// Current shape (lengths of the dimensions).
@@ -220,13 +230,8 @@ impl<'f> Variable<'f> {
         &self,
         extents: impl TryInto<Extents, Error: Into<Error>>,
     ) -> Result<Values> {
-        let slab = self
-            .file
-            .check_slab(self.id, &crate::selection::extents(extents)?, false)?;
-        self.file
-            .backend()
-            .read_values(self.id, &slab)
-            .map_err(|e| e.object(self.name_str()))
+        let extents = crate::selection::extents(extents)?;
+        self.with_slab(&extents, |b, slab| b.read_values(self.id, &slab))
     }
 
     /// Reads a selection as native-endian bytes of the variable's own fixed-size atomic type
@@ -255,17 +260,16 @@ impl<'f> Variable<'f> {
         extents: impl TryInto<Extents, Error: Into<Error>>,
         out: &mut Vec<u8>,
     ) -> Result<()> {
-        let slab = self
-            .file
-            .check_slab(self.id, &crate::selection::extents(extents)?, false)?;
+        let extents = crate::selection::extents(extents)?;
         let size = raw_size(self.nc_type(), self.name_str())?;
-        let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
-        // Every byte is overwritten by the read, so a buffer of the right length is not cleared.
-        out.resize(n.checked_mul(size).ok_or(ErrorKind::NoMem)?, 0);
-        self.file
-            .backend()
-            .read_raw(self.id, &slab, out)
-            .map_err(|e| e.object(self.name_str()))
+        self.with_slab(&extents, |b, slab| {
+            let n =
+                usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
+            // Every byte is overwritten by the read, so a buffer of the right length is not
+            // cleared.
+            out.resize(n.checked_mul(size).ok_or(ErrorKind::NoMem)?, 0);
+            b.read_raw(self.id, &slab, out)
+        })
     }
 
     /// Reads a selection as native-endian bytes of the variable's own fixed-size atomic type into
@@ -278,18 +282,12 @@ impl<'f> Variable<'f> {
         E: TryInto<Extents>,
         E::Error: Into<Error>,
     {
-        let slab = self
-            .file
-            .check_slab(self.id, &crate::selection::extents(extents)?, false)?;
-        check_raw_len(
-            &slab,
-            raw_size(self.nc_type(), self.name_str())?,
-            buffer.len(),
-        )?;
-        self.file
-            .backend()
-            .read_raw(self.id, &slab, buffer)
-            .map_err(|e| e.object(self.name_str()))
+        let extents = crate::selection::extents(extents)?;
+        let size = raw_size(self.nc_type(), self.name_str())?;
+        self.with_slab(&extents, |b, slab| {
+            check_raw_len(&slab, size, buffer.len())?;
+            b.read_raw(self.id, &slab, buffer)
+        })
     }
 
     /// Reads a selection converted to `T` (NC_ERANGE if a value does not fit; NC_ECHAR for
@@ -315,42 +313,78 @@ impl<'f> Variable<'f> {
         self.file.schema()
     }
 
+    /// Checks a selection against the variable's shape as the dataset has it now, and runs `f`
+    /// on the backend with its hyperslab (errors name the variable).
+    fn with_slab<T>(
+        &self,
+        extents: &Extents,
+        f: impl FnOnce(&dyn Backend, Hyperslab) -> Result<T>,
+    ) -> Result<T> {
+        self.file.with_backend(|b| {
+            let slab = check_slab(b.schema(), self.id, extents, false)?;
+            f(b, slab).map_err(|e| e.object(b.schema().var(self.id).name.clone()))
+        })
+    }
+
     pub(crate) fn read_values<T: NcElement>(&self, extents: &Extents) -> Result<Vec<T>> {
-        let slab = self.file.check_slab(self.id, extents, false)?;
-        let typ = self.nc_type();
-        let n = usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
+        self.with_slab(extents, |b, slab| {
+            let n =
+                usize::try_from(slab.num_elements()).map_err(|_| Error::new(ErrorKind::NoMem))?;
+            let mut out = zeroed::<T>(n)?;
+            self.read_numbers(b, &slab, &mut out)?;
+            Ok(out)
+        })
+    }
+
+    /// Reads a selection converted to `T` into `out`, which must hold exactly the selection.
+    pub(crate) fn read_values_into<T: NcElement>(
+        &self,
+        extents: &Extents,
+        out: &mut [T],
+    ) -> Result<()> {
+        self.with_slab(extents, |b, slab| {
+            if slab.num_elements() != out.len() as u64 {
+                return Err(buffer_len(slab.num_elements(), out.len()));
+            }
+            self.read_numbers(b, &slab, out)
+        })
+    }
+
+    /// Reads hyperslab `slab` (of `out.len()` elements) converted to `T` into `out`.
+    fn read_numbers<T: NcElement>(
+        &self,
+        b: &dyn Backend,
+        slab: &Hyperslab,
+        out: &mut [T],
+    ) -> Result<()> {
+        let def = b.schema().var(self.id);
+        let typ = def.typ;
         let size = typ
             .atomic_size()
             .filter(|_| typ.is_numeric() || typ == NcType::Char);
         let Some(size) = size else {
-            return fail(
-                ErrorKind::BadType,
-                format!("{} is not numeric", self.name_str()),
-            );
+            return fail(ErrorKind::BadType, format!("{} is not numeric", def.name));
         };
-        let bytes = n.checked_mul(size).ok_or(ErrorKind::NoMem)?;
-        if T::NC_TYPE == typ || raw_byte_access(self.file.format(), typ, T::NC_TYPE) {
-            // Same representation: read straight into the caller's vector.
-            let mut out = zeroed::<T>(n)?;
-            if let Some(b) = bytes_of_mut(&mut out).filter(|b| b.len() == bytes) {
-                self.file
-                    .backend()
-                    .read_raw(self.id, &slab, b)
-                    .map_err(|e| e.object(self.name_str()))?;
-                return Ok(out);
+        let bytes = out.len().checked_mul(size).ok_or(ErrorKind::NoMem)?;
+        let raw_bytes = raw_byte_access(self.file.format(), typ, T::NC_TYPE);
+        if T::NC_TYPE == typ || raw_bytes {
+            // Same representation: read straight into the caller's memory.
+            if let Some(mem) = bytes_of_mut(out).filter(|m| m.len() == bytes) {
+                return b.read_raw(self.id, slab, mem);
             }
         }
         let mut raw = zeroed::<u8>(bytes)?;
-        self.file
-            .backend()
-            .read_raw(self.id, &slab, &mut raw)
-            .map_err(|e| e.object(self.name_str()))?;
-        if raw_byte_access(self.file.format(), typ, T::NC_TYPE) {
-            return Ok(raw.chunks_exact(1).map(T::read_ne).collect());
+        b.read_raw(self.id, slab, &mut raw)?;
+        if raw_bytes {
+            for (o, r) in out.iter_mut().zip(raw.chunks_exact(1)) {
+                *o = T::read_ne(r);
+            }
+            return Ok(());
         }
-        let mut out = Vec::with_capacity(n);
-        convert::convert_raw::<T>(typ, &raw, &mut out).map_err(|e| e.object(self.name_str()))?;
-        Ok(out)
+        let mut conv = Vec::with_capacity(out.len());
+        convert::convert_raw::<T>(typ, &raw, &mut conv)?;
+        out.copy_from_slice(&conv);
+        Ok(())
     }
 
     /// Reads one value (the selection must hold exactly one element: indices, or `()` for a
@@ -385,15 +419,7 @@ impl<'f> Variable<'f> {
         E: TryInto<Extents>,
         E::Error: Into<Error>,
     {
-        let v = self.get_values::<T, _>(extents)?;
-        if v.len() != buffer.len() {
-            return fail(
-                ErrorKind::Edge,
-                format!("{} values for a buffer of {}", v.len(), buffer.len()),
-            );
-        }
-        buffer.copy_from_slice(&v);
-        Ok(())
+        T::purecdf_read_into(self, &self::extents(extents)?, buffer)
     }
 
     /// Reads one string: an element of a string variable, or the text of a char variable's
@@ -487,10 +513,21 @@ impl<'f> Variable<'f> {
         let Some(slice) = out.as_slice_mut() else {
             return fail(ErrorKind::Edge, "the array is not in standard layout");
         };
-        let v = T::purecdf_read(self, &extents)?;
-        slice.copy_from_slice(&v);
-        Ok(())
+        T::purecdf_read_into(self, &extents, slice)
     }
+}
+
+/// NC_EEDGE for a buffer of `actual` elements where the selection has `wanted` (georust's
+/// `BufferLen`).
+pub(crate) fn buffer_len(wanted: u64, actual: usize) -> Error {
+    Error::with_detail(
+        ErrorKind::Edge,
+        format!("{wanted} values for a buffer of {actual}"),
+    )
+    .georust(crate::GeorustError::BufferLen {
+        wanted: usize::try_from(wanted).unwrap_or(usize::MAX),
+        actual,
+    })
 }
 
 /// The shape of the array a selection reads into: its counts without the index axes.

@@ -2,230 +2,55 @@
 //! ids (georust `netcdf`'s `put_values`, `put_value`, `put`, `put_string`, `put_attribute`,
 //! `set_compression`, `set_chunking`, `set_fill_value`, `set_endianness`).
 
-use super::{Dimension, FileMut, Variable};
+use super::{FileMut, Variable};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::model::{Attribute, NcType, Values, VarId};
 use crate::selection::{extents, Extent, Extents};
 use crate::types::NcTypeDescriptor;
-use crate::{AttributeValue, Chunking, Endianness, Quantize};
+use crate::{Chunking, Endianness, Quantize};
 
-/// A variable open for writing: borrows its [`FileMut`] mutably. [`VariableMut::view`] (or the
-/// read methods repeated here) reads it.
+/// A variable open for writing. Derefs to [`Variable`] for everything that reads (as georust
+/// `netcdf`'s does): pass `&var` where a `&Variable` is wanted. Handles share their
+/// [`FileMut`], so several may be open at once (see [`FileMut::variables_mut`]).
 pub struct VariableMut<'f> {
-    file: &'f mut FileMut,
-    id: VarId,
+    var: Variable<'f>,
+    file: &'f FileMut,
 }
 
 impl std::fmt::Debug for VariableMut<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.view().fmt(f)
+        self.var.fmt(f)
+    }
+}
+
+impl<'f> std::ops::Deref for VariableMut<'f> {
+    type Target = Variable<'f>;
+    fn deref(&self) -> &Variable<'f> {
+        &self.var
     }
 }
 
 impl<'f> VariableMut<'f> {
-    pub(crate) fn new(file: &'f mut FileMut, id: VarId) -> Self {
-        VariableMut { file, id }
+    pub(crate) fn new(file: &'f FileMut, id: VarId) -> Self {
+        VariableMut {
+            var: Variable::new(file, id),
+            file,
+        }
     }
 
-    /// The variable read-only, borrowed from this handle.
-    pub fn view(&self) -> Variable<'_> {
-        Variable::new(self.file, self.id)
-    }
-
-    /// The variable's id.
-    pub fn id(&self) -> VarId {
-        self.id
-    }
-
-    /// The variable's name (a `String`, as georust `netcdf` returns it).
-    pub fn name(&self) -> String {
-        self.view().name()
-    }
-
-    /// The variable's name, borrowed.
-    pub fn name_str(&self) -> &str {
-        self.view().name_str()
-    }
-
-    /// The variable's type as the data model's [`NcType`](enum@NcType).
-    pub fn nc_type(&self) -> NcType {
-        self.view().nc_type()
-    }
-
-    /// The variable's type described in full (see [`Variable::vartype`]).
-    pub fn vartype(&self) -> crate::types::NcVariableType {
-        self.view().vartype()
-    }
-
-    /// The variable's dimensions, outermost first.
-    pub fn dimensions(&self) -> Vec<Dimension<'_>> {
-        self.view().dimensions()
-    }
-
-    /// Current number of elements.
-    pub fn len(&self) -> usize {
-        self.view().len()
-    }
-
-    /// True when the variable holds no elements.
-    pub fn is_empty(&self) -> bool {
-        self.view().is_empty()
-    }
-
-    /// An attribute by name.
-    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
-        self.view().attribute(name)
-    }
-
-    /// Attributes in creation order.
-    pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
-        self.view().attributes()
-    }
-
-    /// An attribute's value by name.
-    pub fn attribute_value(&self, name: &str) -> Option<Result<AttributeValue>> {
-        self.view().attribute_value(name)
-    }
-
-    /// As [`Variable::endianness`].
-    ///
-    /// # Errors
-    /// As [`Variable::endianness`].
-    pub fn endianness(&self) -> Result<Endianness> {
-        self.view().endianness()
-    }
-
-    /// As [`Variable::chunking`].
-    ///
-    /// # Errors
-    /// As [`Variable::chunking`].
-    pub fn chunking(&self) -> Result<Option<Vec<usize>>> {
-        self.view().chunking()
-    }
-
-    /// As [`Variable::fill_value`].
-    ///
-    /// # Errors
-    /// As [`Variable::fill_value`].
-    pub fn fill_value<T: NcTypeDescriptor + Copy>(&self) -> Result<Option<T>> {
-        self.view().fill_value()
-    }
-
-    /// As [`Variable::get_values_into`].
-    ///
-    /// # Errors
-    /// As [`Variable::get_values_into`].
-    pub fn get_values_into<T: NcTypeDescriptor + Copy, E>(
-        &self,
-        buffer: &mut [T],
-        extents: E,
-    ) -> Result<()>
-    where
-        E: TryInto<Extents>,
-        E::Error: Into<Error>,
-    {
-        self.view().get_values_into(buffer, extents)
-    }
-
-    /// As [`Variable::get_raw_values`].
-    ///
-    /// # Errors
-    /// As [`Variable::get_raw_values`].
-    pub fn get_raw_values<E>(&self, extents: E) -> Result<Vec<u8>>
-    where
-        E: TryInto<Extents>,
-        E::Error: Into<Error>,
-    {
-        self.view().get_raw_values(extents)
-    }
-
-    /// As [`Variable::get_raw_values_into`].
-    ///
-    /// # Errors
-    /// As [`Variable::get_raw_values_into`].
-    pub fn get_raw_values_into<E>(&self, buffer: &mut [u8], extents: E) -> Result<()>
-    where
-        E: TryInto<Extents>,
-        E::Error: Into<Error>,
-    {
-        self.view().get_raw_values_into(buffer, extents)
-    }
-
-    /// As [`Variable::get_values`].
-    ///
-    /// # Errors
-    /// As [`Variable::get_values`].
-    pub fn get_values<T: NcTypeDescriptor, E>(&self, extents: E) -> Result<Vec<T>>
-    where
-        E: TryInto<Extents>,
-        E::Error: Into<Error>,
-    {
-        self.view().get_values(extents)
-    }
-
-    /// As [`Variable::get_value`].
-    ///
-    /// # Errors
-    /// As [`Variable::get_value`].
-    pub fn get_value<T: NcTypeDescriptor, E>(&self, extents: E) -> Result<T>
-    where
-        E: TryInto<Extents>,
-        E::Error: Into<Error>,
-    {
-        self.view().get_value(extents)
-    }
-
-    /// As [`Variable::get_string`].
-    ///
-    /// # Errors
-    /// As [`Variable::get_string`].
-    pub fn get_string<E>(&self, extents: E) -> Result<String>
-    where
-        E: TryInto<Extents>,
-        E::Error: Into<Error>,
-    {
-        self.view().get_string(extents)
-    }
-
-    /// As [`Variable::get`].
-    ///
-    /// # Errors
-    /// As [`Variable::get`].
-    #[cfg(feature = "ndarray")]
-    pub fn get<T: NcTypeDescriptor, E>(&self, extents: E) -> Result<ndarray::ArrayD<T>>
-    where
-        E: TryInto<Extents>,
-        E::Error: Into<Error>,
-    {
-        self.view().get(extents)
-    }
-
-    /// As [`Variable::get_into`].
-    ///
-    /// # Errors
-    /// As [`Variable::get_into`].
-    #[cfg(feature = "ndarray")]
-    pub fn get_into<T: NcTypeDescriptor + Copy, E, D>(
-        &self,
-        out: ndarray::ArrayViewMut<'_, T, D>,
-        extents: E,
-    ) -> Result<()>
-    where
-        D: ndarray::Dimension,
-        E: TryInto<Extents>,
-        E::Error: Into<Error>,
-    {
-        self.view().get_into(out, extents)
+    /// The variable read-only (what the handle derefs to).
+    pub fn view(&self) -> Variable<'f> {
+        self.var.clone()
     }
 
     /// Sets an attribute of the variable (`nc_put_att`): a number, a vector, text (`&str`,
     /// written as char), strings (`Vec<String>`, written as NC_STRING) or an
-    /// [`AttributeValue`]. Returns (a copy of) the attribute as written.
+    /// [`AttributeValue`](crate::AttributeValue). Returns (a copy of) the attribute as written.
     ///
     /// # Errors
     /// As netcdf-c's `nc_put_att`.
     pub fn put_attribute(&mut self, name: &str, value: impl Into<Values>) -> Result<Attribute> {
-        let g = self.view().group_id();
+        let g = self.var.group_id();
         self.file
             .put_attribute_returned(g, Some(self.id), name, value.into())
     }
@@ -235,7 +60,7 @@ impl<'f> VariableMut<'f> {
     /// # Errors
     /// NC_ENOTATT when there is no such attribute.
     pub fn delete_attribute(&mut self, name: &str) -> Result<()> {
-        let g = self.view().group_id();
+        let g = self.var.group_id();
         self.file.delete_attribute(g, Some(self.id), name)
     }
 
@@ -259,7 +84,7 @@ impl<'f> VariableMut<'f> {
         E: TryInto<Extents>,
         E::Error: Into<Error>,
     {
-        let extents = extents_for(&self.view(), self::extents(extents)?, &[values.len()], true)?;
+        let extents = extents_for(&self.var, self::extents(extents)?, &[values.len()], true)?;
         T::purecdf_write(self.file, self.id, values, extents)
     }
 
@@ -315,7 +140,7 @@ impl<'f> VariableMut<'f> {
         E: TryInto<Extents>,
         E::Error: Into<Error>,
     {
-        let extents = extents_for(&self.view(), self::extents(extents)?, array.shape(), false)?;
+        let extents = extents_for(&self.var, self::extents(extents)?, array.shape(), false)?;
         let Some(values) = array.as_slice() else {
             return fail(ErrorKind::Edge, "the array is not in standard layout");
         };
@@ -342,6 +167,14 @@ impl<'f> VariableMut<'f> {
         if chunk_size.is_empty() {
             return Ok(());
         }
+        let rank = self.var.def().dims.len();
+        if chunk_size.len() != rank {
+            let e = Error::with_detail(
+                ErrorKind::BadChunk,
+                format!("{} chunk sizes for {rank} dimensions", chunk_size.len()),
+            );
+            return Err(e.georust(crate::GeorustError::SliceLen));
+        }
         let sizes = chunk_size.iter().map(|&c| c as u64).collect();
         self.file
             .def_var_chunking(self.id, Chunking::Chunked(sizes))
@@ -361,8 +194,8 @@ impl<'f> VariableMut<'f> {
     /// # Errors
     /// NC_EBADTYPE when `T` is not the variable's type.
     pub fn set_fill_value<T: NcTypeDescriptor + Copy>(&mut self, fill_value: T) -> Result<()> {
-        let values = T::purecdf_fill_attribute(&self.view(), fill_value)?;
-        let g = self.view().group_id();
+        let values = T::purecdf_fill_attribute(&self.var, fill_value)?;
+        let g = self.var.group_id();
         self.file
             .put_attribute(g, Some(self.id), "_FillValue", values)
     }
@@ -408,8 +241,8 @@ impl<'f> VariableMut<'f> {
 
 /// The selection a write of data shaped `shape` covers, as georust `netcdf` works it out:
 /// index axes take no data axis; an open-ended extent (`..`, `3..`) on an unlimited dimension
-/// takes the data's length when that is at least the dimension's from the start; with `flat` (a slice of values), a one-dimensional variable takes as
-/// many values as given.
+/// takes the data's length when that is at least the dimension's from the start; with `flat`
+/// (a slice of values), a one-dimensional variable takes as many values as given.
 fn extents_for(
     var: &Variable<'_>,
     extents: Extents,
@@ -421,7 +254,6 @@ fn extents_for(
         Extents::All => vec![
             Extent::Slice {
                 start: 0,
-                end: None,
                 stride: 1
             };
             dims.len()
@@ -432,10 +264,12 @@ fn extents_for(
         return Ok(match (dims.len(), list.as_slice()) {
             (
                 1,
-                [Extent::Slice { start, stride, .. } | Extent::SliceCount { start, stride, .. }],
+                [Extent::Slice { start, stride }
+                | Extent::SliceEnd { start, stride, .. }
+                | Extent::SliceCount { start, stride, .. }],
             ) => Extents::Extent(vec![Extent::SliceCount {
                 start: *start,
-                count: shape[0] as u64,
+                count: shape[0],
                 stride: *stride,
             }]),
             _ => Extents::Extent(list),
@@ -443,19 +277,16 @@ fn extents_for(
     }
     let mut axes = shape.iter();
     let mut out = Vec::with_capacity(list.len());
-    for (e, d) in list.into_iter().zip(&dims) {
+    for (e, d) in list.into_iter().zip(dims) {
         out.push(match e {
             Extent::Index(_) => e,
-            Extent::Slice {
-                start,
-                end: None,
-                stride,
-            } if d.unlimited => {
+            Extent::Slice { start, stride } if d.unlimited => {
                 // The array may grow the dimension, not write fewer records than it has from
                 // `start` on (which would leave it unclear where they go): those keep the
                 // selection, and the shapes then differ (NC_EEDGE).
-                let n = axes.next().copied().unwrap_or(0) as u64;
-                let have = d.len.saturating_sub(start).div_ceil(stride.max(1));
+                let n = axes.next().copied().unwrap_or(0);
+                let step = usize::try_from(stride).unwrap_or(0).max(1);
+                let have = d.len().saturating_sub(start).div_ceil(step);
                 if n >= have {
                     Extent::SliceCount {
                         start,

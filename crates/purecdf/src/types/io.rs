@@ -125,14 +125,14 @@ fn compatible(have: &NcVariableType, want: &NcVariableType) -> bool {
 
 /// Defines the type `d` in group `g` (and first the types it uses) unless a type of its name is
 /// visible there already, which must then be compatible; returns its netCDF type.
-pub(crate) fn add_descriptor(file: &mut FileMut, g: GroupId, d: &NcVariableType) -> Result<NcType> {
+pub(crate) fn add_descriptor(file: &FileMut, g: GroupId, d: &NcVariableType) -> Result<NcType> {
     add_descriptor_from(file, g, d, find_visible_type)
 }
 
 /// As [`add_descriptor`], but `d` itself is looked for in group `g` only (georust's `add_type`
 /// defines a type in the group asked even when an ancestor has one of that name).
 pub(crate) fn add_descriptor_here(
-    file: &mut FileMut,
+    file: &FileMut,
     g: GroupId,
     d: &NcVariableType,
 ) -> Result<NcType> {
@@ -140,7 +140,7 @@ pub(crate) fn add_descriptor_here(
 }
 
 fn add_descriptor_from(
-    file: &mut FileMut,
+    file: &FileMut,
     g: GroupId,
     d: &NcVariableType,
     find: impl FnOnce(&Schema, GroupId, &str) -> Option<TypeId>,
@@ -307,7 +307,7 @@ pub(crate) fn fill_attribute_user<T: NcTypeDescriptor>(
 
 /// Writes values of `T` into a selection of a user-typed variable.
 pub(crate) fn write_user<T: NcTypeDescriptor>(
-    file: &mut FileMut,
+    file: &FileMut,
     var: VarId,
     values: &[T],
     ext: Extents,

@@ -75,7 +75,7 @@ pub unsafe trait NcTypeDescriptor: Sized {
     /// The netCDF type of `Self` in group `g`, defining it (and the types it uses) there when
     /// no type of that name is visible yet.
     #[doc(hidden)]
-    fn purecdf_nc_type(file: &mut FileMut, g: GroupId) -> Result<NcType> {
+    fn purecdf_nc_type(file: &FileMut, g: GroupId) -> Result<NcType> {
         add_descriptor(file, g, &Self::type_descriptor())
     }
 
@@ -85,9 +85,23 @@ pub unsafe trait NcTypeDescriptor: Sized {
         read_user::<Self>(var, extents)
     }
 
+    /// Reads a selection of a variable into `out`, which must hold exactly the selection.
+    #[doc(hidden)]
+    fn purecdf_read_into(var: &Variable<'_>, extents: &Extents, out: &mut [Self]) -> Result<()>
+    where
+        Self: Copy,
+    {
+        let v = Self::purecdf_read(var, extents)?;
+        if v.len() != out.len() {
+            return Err(crate::file::buffer_len(v.len() as u64, out.len()));
+        }
+        out.copy_from_slice(&v);
+        Ok(())
+    }
+
     /// Writes values of `Self` into a selection of a variable.
     #[doc(hidden)]
-    fn purecdf_write(file: &mut FileMut, var: VarId, values: &[Self], ext: Extents) -> Result<()> {
+    fn purecdf_write(file: &FileMut, var: VarId, values: &[Self], ext: Extents) -> Result<()> {
         write_user::<Self>(file, var, values, ext)
     }
 
@@ -364,14 +378,21 @@ macro_rules! numeric {
             fn type_descriptor() -> NcVariableType {
                 $d
             }
-            fn purecdf_nc_type(_: &mut FileMut, _: GroupId) -> Result<NcType> {
+            fn purecdf_nc_type(_: &FileMut, _: GroupId) -> Result<NcType> {
                 Ok(<$t as NcElement>::NC_TYPE)
             }
             fn purecdf_read(var: &Variable<'_>, extents: &Extents) -> Result<Vec<Self>> {
                 var.read_values::<$t>(extents)
             }
+            fn purecdf_read_into(
+                var: &Variable<'_>,
+                extents: &Extents,
+                out: &mut [Self],
+            ) -> Result<()> {
+                var.read_values_into::<$t>(extents, out)
+            }
             fn purecdf_write(
-                file: &mut FileMut,
+                file: &FileMut,
                 var: VarId,
                 values: &[Self],
                 ext: Extents,

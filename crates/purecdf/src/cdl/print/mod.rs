@@ -288,7 +288,7 @@ impl<'a, W: Write> Printer<'a, W> {
             self.out.indent -= 2;
         }
         // ncdump's nc_inq on the group reads its attributes: where netcdf-c cannot, it stops here.
-        if let Some(e) = self.file.backend().attributes_error(g, None) {
+        if let Some(e) = self.file.with_backend(|b| b.attributes_error(g, None)) {
             return Err(e);
         }
         if !grp.dims.is_empty() {
@@ -313,7 +313,7 @@ impl<'a, W: Write> Printer<'a, W> {
         }
         for &v in &grp.vars {
             // Likewise nc_inq_var reads the variable's attributes before its line is printed.
-            if let Some(e) = self.file.backend().attributes_error(g, Some(v)) {
+            if let Some(e) = self.file.with_backend(|b| b.attributes_error(g, Some(v))) {
                 return Err(e);
             }
             self.var_decl(g, v)?;
@@ -510,7 +510,7 @@ impl<'a, W: Write> Printer<'a, W> {
             self.out.put(b"(")?;
         }
         // nc_inq_dimname fails for an axis whose dimension netcdf-c did not find.
-        let mut missing = self.file.backend().dimension_error(v);
+        let mut missing = self.file.dimension_error(v);
         for (i, &d) in var.dims.iter().enumerate() {
             if missing.as_ref().is_some_and(|(axis, _)| *axis == i) {
                 if let Some((_, e)) = missing.take() {

@@ -1,0 +1,178 @@
+//! [`Writer`]: the write backend of a [`FileMut`](super::FileMut), shared by all its handles.
+//!
+//! georust `netcdf` hands out several write handles on one file at once (`variables_mut()` is an
+//! [`Iterator`] of [`VariableMut`](super::VariableMut)s, and a `VariableMut` derefs to a
+//! [`Variable`](super::Variable)), so writes go through `&FileMut`: the backend sits behind a
+//! [`Mutex`], locked for each call.
+//!
+//! Reads of the metadata hand out plain references (`&Schema`, `&Attribute`, `&str`) that live
+//! as long as the borrow of the file, while a handle may change the metadata meanwhile. So they
+//! read a *published* copy of the schema: an `Arc<Schema>` taken from the backend the first time
+//! the metadata is read after a change, and kept, never changed, until the file is next borrowed
+//! mutably (`&mut FileMut`, when no reference into the copies can be left). Backends that keep
+//! their schema copy-on-write ([`BackendMut::schema_arc`]) make publishing a reference count;
+//! for the others, the schema is copied when it differs from the newest copy.
+//!
+//! A file open for reading has no [`Writer`], no lock and no copy: its reads are as before.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+
+use crate::backend::BackendMut;
+use crate::model::Schema;
+
+/// The write backend behind its lock, and the schema copies published from it.
+pub(crate) struct Writer {
+    backend: Mutex<Box<dyn BackendMut>>,
+    published: Published,
+    /// Set (under the lock, before the change) when the backend's schema may have changed since
+    /// the newest published copy.
+    stale: AtomicBool,
+}
+
+impl Writer {
+    pub(crate) fn new(backend: Box<dyn BackendMut>) -> Self {
+        Writer {
+            backend: Mutex::new(backend),
+            published: Published::default(),
+            stale: AtomicBool::new(true),
+        }
+    }
+
+    /// The backend, locked (a panic in another handle's call does not lock it for good).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Box<dyn BackendMut>> {
+        self.backend.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs a call that may change the dataset, through a shared handle.
+    pub(crate) fn change<T>(&self, f: impl FnOnce(&mut dyn BackendMut) -> T) -> T {
+        let mut b = self.lock();
+        self.stale.store(true, Ordering::Release);
+        f(b.as_mut())
+    }
+
+    /// The backend, with no lock: `&mut self` proves no handle is left, so the published
+    /// copies are dropped too.
+    pub(crate) fn get_mut(&mut self) -> &mut dyn BackendMut {
+        self.published.clear();
+        *self.stale.get_mut() = true;
+        self.backend
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_mut()
+    }
+
+    /// The schema as it is now, published if it changed since the newest copy.
+    pub(crate) fn schema(&self) -> &Schema {
+        if !self.stale.load(Ordering::Acquire) {
+            if let Some(s) = self.published.last() {
+                return s;
+            }
+        }
+        let b = self.lock();
+        let last = self.published.last();
+        let s = match (b.schema_arc(), last) {
+            (Some(now), Some(last)) if Arc::ptr_eq(last, &now) => last,
+            (Some(now), _) => self.published.push(now),
+            (None, Some(last)) if **last == *b.schema() => last,
+            (None, _) => self.published.push(Arc::new(b.schema().clone())),
+        };
+        self.stale.store(false, Ordering::Release);
+        s
+    }
+}
+
+/// Published schema copies, oldest first: a list that only grows while the file is borrowed
+/// (each node set once), so a reference to any copy lives as long as the borrow.
+#[derive(Default)]
+struct Published {
+    head: OnceLock<Box<Node>>,
+}
+
+struct Node {
+    schema: Arc<Schema>,
+    next: OnceLock<Box<Node>>,
+}
+
+impl Published {
+    /// The newest copy.
+    fn last(&self) -> Option<&Arc<Schema>> {
+        let mut n = self.head.get()?;
+        while let Some(next) = n.next.get() {
+            n = next;
+        }
+        Some(&n.schema)
+    }
+
+    /// Adds the newest copy (the caller holds the backend's lock, so pushes do not race).
+    fn push(&self, schema: Arc<Schema>) -> &Arc<Schema> {
+        let mut slot = &self.head;
+        while let Some(n) = slot.get() {
+            slot = &n.next;
+        }
+        let node = slot.get_or_init(|| {
+            Box::new(Node {
+                schema,
+                next: OnceLock::new(),
+            })
+        });
+        &node.schema
+    }
+
+    /// Drops every copy (one node after another, not recursively).
+    fn clear(&mut self) {
+        let mut next = self.head.take();
+        while let Some(mut n) = next {
+            next = n.next.take();
+        }
+    }
+}
+
+impl Drop for Published {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{create, create_with, Options};
+
+    /// References read through one handle outlive changes made through another, which the next
+    /// read sees; an unchanged schema is not published again.
+    fn shared_handles(mut file: crate::FileMut) {
+        file.add_dimension("x", 2).unwrap();
+        for name in ["a", "b"] {
+            file.add_variable::<i32>(name, &["x"]).unwrap();
+        }
+        let mut vars: Vec<_> = file.variables_mut().collect();
+        let name: &str = vars[0].name_str();
+        let first = std::ptr::from_ref(vars[0].file.schema());
+        assert_eq!(std::ptr::from_ref(vars[1].file.schema()), first);
+        vars[1].put_attribute("units", "m").unwrap();
+        vars[1].rename("c").unwrap();
+        assert_eq!(name, "a");
+        assert_eq!(vars[1].name_str(), "c");
+        assert!(vars[1].attribute("units").is_some());
+        assert!(vars[0].attribute("units").is_none());
+        drop(vars);
+        file.enddef().unwrap();
+        let mut vars: Vec<_> = file.variables_mut().collect();
+        vars[0].put_values(&[1, 2], ..).unwrap();
+        vars[1].put_values(&[3, 4], ..).unwrap();
+        assert_eq!(vars[0].get_values::<i32, _>(..).unwrap(), [1, 2]);
+        assert_eq!(vars[1].get_values::<i32, _>(..).unwrap(), [3, 4]);
+        drop(vars);
+        let names: Vec<String> = file.variables().map(|v| v.name()).collect();
+        assert_eq!(names, ["a", "c"]);
+        file.close().unwrap();
+    }
+
+    #[test]
+    fn classic_and_netcdf4_handles_share_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let classic = create_with(dir.path().join("c.nc"), Options::CLASSIC).unwrap();
+        shared_handles(classic);
+        shared_handles(create(dir.path().join("n.nc")).unwrap());
+    }
+}
