@@ -75,17 +75,17 @@ impl<'f> Dimension<'f> {
 
     /// Current length (for an unlimited dimension, the records written so far).
     pub fn len(&self) -> usize {
-        self.def().len()
+        self.file.with_schema(|s| s.dim(self.id).len())
     }
 
     /// True when the dimension has length 0.
     pub fn is_empty(&self) -> bool {
-        self.def().is_empty()
+        self.file.with_schema(|s| s.dim(self.id).is_empty())
     }
 
     /// True for an unlimited (record) dimension.
     pub fn is_unlimited(&self) -> bool {
-        self.def().unlimited
+        self.file.with_schema(|s| s.dim(self.id).unlimited)
     }
 
     /// Names this dimension for

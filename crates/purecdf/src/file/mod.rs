@@ -140,6 +140,16 @@ impl File {
         }
     }
 
+    /// Runs `f` on the current metadata; for a dataset open for writing it reads the live
+    /// schema under the writer's lock rather than publish a copy (for reads that return owned
+    /// values).
+    pub(crate) fn with_schema<T>(&self, f: impl FnOnce(&Schema) -> T) -> T {
+        match &self.handle {
+            Handle::Read(b) => f(b.schema()),
+            Handle::Write(w) => w.with_live_schema(f),
+        }
+    }
+
     /// A variable by name in the root group, or by path (`grp/var`, as georust `netcdf` takes
     /// it, or `/grp/var`).
     pub fn variable(&self, name: &str) -> Option<Variable<'_>> {

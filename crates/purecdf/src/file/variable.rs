@@ -101,7 +101,7 @@ impl<'f> Variable<'f> {
 
     /// Current shape (lengths of the dimensions).
     pub fn shape(&self) -> Vec<u64> {
-        self.file.schema().shape(self.id)
+        self.file.with_schema(|s| s.shape(self.id))
     }
 
     /// Total number of elements (1 for a scalar; saturating for absurd shapes from corrupt files).

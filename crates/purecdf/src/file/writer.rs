@@ -62,6 +62,14 @@ impl Writer {
             .as_mut()
     }
 
+    /// Runs `f` on the schema as it is now, under the lock, publishing no copy: for reads that
+    /// return owned values (lengths, shapes), so a loop that writes records and asks for them
+    /// makes no copies.
+    pub(crate) fn with_live_schema<T>(&self, f: impl FnOnce(&Schema) -> T) -> T {
+        let b = self.lock();
+        f(b.schema())
+    }
+
     /// The schema as it is now, published if it changed since the newest copy.
     pub(crate) fn schema(&self) -> &Schema {
         if !self.stale.load(Ordering::Acquire) {
@@ -119,6 +127,18 @@ impl Published {
         &node.schema
     }
 
+    /// How many copies are kept.
+    #[cfg(test)]
+    fn count(&self) -> usize {
+        let mut n = 0;
+        let mut at = self.head.get();
+        while let Some(node) = at {
+            n += 1;
+            at = node.next.get();
+        }
+        n
+    }
+
     /// Drops every copy (one node after another, not recursively).
     fn clear(&mut self) {
         let mut next = self.head.take();
@@ -174,5 +194,35 @@ mod tests {
         let classic = create_with(dir.path().join("c.nc"), Options::CLASSIC).unwrap();
         shared_handles(classic);
         shared_handles(create(dir.path().join("n.nc")).unwrap());
+    }
+
+    /// Writing records through a handle and asking for lengths and shapes after each (reads
+    /// of owned values) publishes no schema copy, so memory does not grow with the records.
+    #[test]
+    fn record_loops_asking_for_lengths_publish_no_copies() {
+        let dir = tempfile::tempdir().unwrap();
+        for opts in [Options::CLASSIC, Options::NETCDF4] {
+            let mut f = create_with(dir.path().join("r.nc"), opts).unwrap();
+            f.add_unlimited_dimension("t").unwrap();
+            f.add_dimension("x", 2).unwrap();
+            f.add_variable::<f64>("v", &["t", "x"]).unwrap();
+            f.enddef().unwrap();
+            let mut v = f.variable_mut("v").unwrap();
+            let before = match &v.file.handle {
+                crate::file::Handle::Write(w) => w.published.count(),
+                crate::file::Handle::Read(_) => unreachable!(),
+            };
+            for i in 0..200usize {
+                v.put_values(&[1.0, 2.0], (i, ..)).unwrap();
+                assert_eq!(v.len(), 2 * (i + 1));
+                assert_eq!(v.dimensions()[0].len(), i + 1);
+                assert_eq!(v.shape(), [i as u64 + 1, 2]);
+            }
+            let after = match &v.file.handle {
+                crate::file::Handle::Write(w) => w.published.count(),
+                crate::file::Handle::Read(_) => unreachable!(),
+            };
+            assert!(after <= before + 1, "{before} -> {after} schema copies");
+        }
     }
 }
