@@ -140,6 +140,9 @@ impl Hdf5Writer {
             .copied()
             .or(self.objects[self.root.0].addr)
             .ok_or_else(|| WriteError::Invalid("root group never written".into()))?;
+        // Chunks stored by this flush (the chunk caches above) may still be on their way to
+        // the file: the superblock that makes them reachable waits for them.
+        self.finish_writes()?;
         self.io.sync(self.alloc.eoa, durable)?;
         let sb = superblock::encode_v2(self.base, self.extension, self.alloc.eoa, root);
         self.io.write_absolute(self.location, &sb)?;
