@@ -29,6 +29,8 @@ const MIN_BUFFERSIZE: usize = 128;
 pub const MAX_BUFFERSIZE: usize = i32::MAX as usize - HEADER;
 /// Blocks in parallel only when a frame has at least this many bytes.
 const PARALLEL_BYTES: usize = 1 << 20;
+/// From one of rayon's pool threads, blocks in parallel only when a frame has this many bytes.
+const POOL_PARALLEL_BYTES: usize = 8 << 20;
 
 /// blosc's internal compressors, numbered as c-blosc's compressor codes (`BLOSC_BLOSCLZ`..., the
 /// numbers HDF5's blosc filter keeps in its seventh client datum).
@@ -402,8 +404,10 @@ pub struct Params {
     pub blocksize: usize,
 }
 
-/// c-blosc 1.x's automatic block size (`compute_blocksize`): 32 KiB (64 KiB for the high-ratio
-/// compressors) scaled by the level, capped by the buffer, a multiple of the type size.
+/// c-blosc 1.21's automatic block size (`compute_blocksize`): 32 KiB (64 KiB for the high-ratio
+/// compressors lz4hc, zlib and zstd) scaled by the level; for a compressor whose blocks are split
+/// into streams ([`splits_blocks`]), at most 256 KiB per stream, times the type size, kept within
+/// 64 KiB..1 MiB; then capped by the buffer and made a multiple of the type size.
 fn compute_blocksize(p: &Params, typesize: usize, nbytes: usize) -> usize {
     if nbytes < typesize {
         return 1;
@@ -418,12 +422,17 @@ fn compute_blocksize(p: &Params, typesize: usize, nbytes: usize) -> usize {
         }
         bs = match p.clevel {
             0 => bs / 4,
-            1..=3 => bs / 2,
-            4..=5 => bs,
-            6 => bs * 2,
-            7..=8 => bs * 4,
-            _ => bs * 16,
+            1 => bs / 2,
+            2 => bs,
+            3 => bs * 2,
+            4..=5 => bs * 4,
+            6..=8 => bs * 8,
+            _ if p.compressor.hcr() => bs * 16,
+            _ => bs * 8,
         };
+    }
+    if p.clevel > 0 && splits_blocks(p.compressor, typesize, bs) {
+        bs = (bs.min(1 << 18) * typesize).clamp(1 << 16, 1 << 20);
     }
     bs = bs.min(nbytes);
     if bs > typesize {
@@ -432,8 +441,18 @@ fn compute_blocksize(p: &Params, typesize: usize, nbytes: usize) -> usize {
     bs
 }
 
+/// Whether c-blosc 1.21 (in its default, forward-compatible split mode) cuts the blocks of a
+/// frame into `typesize` streams: for every compressor but zstd, when the type size is at most
+/// 16 and a block holds at least 128 elements.
+fn splits_blocks(c: Compressor, typesize: usize, blocksize: usize) -> bool {
+    c != Compressor::Zstd && typesize <= MAX_SPLITS && blocksize / typesize >= MIN_BUFFERSIZE
+}
+
 /// Encodes `src` as a blosc1 frame that c-blosc 1.x reads (a plain-copy frame when compression
-/// does not shrink it). Blocks are compressed in parallel when the buffer is large.
+/// does not shrink it), with c-blosc 1.21's block sizes, stream splits and lz4 acceleration.
+/// Blocks are compressed in parallel when the buffer is large and the caller is not one of
+/// rayon's pool threads. The frame's buffer comes from [`crate::buffers`]: give it back once
+/// stored.
 pub fn encode(src: &[u8], p: &Params) -> Result<Vec<u8>> {
     if src.len() > MAX_BUFFERSIZE {
         return Err(CodecError::BadParams(format!(
@@ -461,9 +480,7 @@ pub fn encode(src: &[u8], p: &Params) -> Result<Vec<u8>> {
         Shuffle::Bit => flags |= DOBITSHUFFLE,
         Shuffle::None => {}
     }
-    let split =
-        p.compressor == Compressor::BloscLz && ts <= MAX_SPLITS && blocksize / ts >= MIN_BUFFERSIZE;
-    if !split {
+    if !splits_blocks(p.compressor, ts, blocksize) {
         flags |= DONT_SPLIT;
     }
     let mut head = [0u8; HEADER];
@@ -475,7 +492,7 @@ pub fn encode(src: &[u8], p: &Params) -> Result<Vec<u8>> {
     let copy = |mut head: [u8; HEADER]| {
         head[2] = flags | MEMCPYED;
         head[12..16].copy_from_slice(&((nbytes + HEADER) as u32).to_le_bytes());
-        let mut out = Vec::with_capacity(nbytes + HEADER);
+        let mut out = crate::buffers::take(nbytes + HEADER);
         out.extend_from_slice(&head);
         out.extend_from_slice(src);
         out
@@ -492,61 +509,90 @@ pub fn encode(src: &[u8], p: &Params) -> Result<Vec<u8>> {
         blocksize,
         cbytes: 0,
     };
-    let work = |(j, block): (usize, &[u8])| {
-        encode_block(&h, p, block, j + 1 == nblocks && block.len() < blocksize)
-    };
-    let blocks: Vec<Vec<u8>> = if nbytes >= PARALLEL_BYTES && nblocks > 1 {
-        src.par_chunks(blocksize)
+    let leftover = |j: usize, block: &[u8]| j + 1 == nblocks && block.len() < blocksize;
+    let starts = HEADER + 4 * nblocks;
+    // Blocks in parallel for a large frame, unless this is already one of the pool's jobs (a
+    // chunk among others) and not very large: there each block goes straight into the frame.
+    let parallel = nblocks > 1
+        && (nbytes >= POOL_PARALLEL_BYTES
+            || (nbytes >= PARALLEL_BYTES && rayon::current_thread_index().is_none()));
+    let mut out = crate::buffers::take(nbytes + starts + crate::lz4_block::APPEND_SLACK);
+    out.extend_from_slice(&head);
+    out.resize(starts, 0);
+    let mut offsets = Vec::with_capacity(nblocks);
+    if parallel {
+        let blocks: Vec<Vec<u8>> = src
+            .par_chunks(blocksize)
             .enumerate()
-            .map(work)
-            .collect::<Result<_>>()?
+            .map(|(j, block)| {
+                let mut b = Vec::with_capacity(block.len() / 2);
+                encode_block(&h, p, block, leftover(j, block), &mut b).map(|()| b)
+            })
+            .collect::<Result<_>>()?;
+        for b in blocks {
+            offsets.push(out.len());
+            out.extend_from_slice(&b);
+            if out.len() >= nbytes + HEADER {
+                break;
+            }
+        }
     } else {
-        src.chunks(blocksize)
-            .enumerate()
-            .map(work)
-            .collect::<Result<_>>()?
-    };
-    let total = HEADER + 4 * nblocks + blocks.iter().map(Vec::len).sum::<usize>();
+        for (j, block) in src.chunks(blocksize).enumerate() {
+            offsets.push(out.len());
+            encode_block(&h, p, block, leftover(j, block), &mut out)?;
+            if out.len() >= nbytes + HEADER {
+                break;
+            }
+        }
+    }
+    let total = out.len();
     if total >= nbytes + HEADER {
+        crate::buffers::give(out);
         return Ok(copy(head));
     }
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(&head);
     out[12..16].copy_from_slice(&(total as u32).to_le_bytes());
-    let mut at = HEADER + 4 * nblocks;
-    for b in &blocks {
-        out.extend_from_slice(&(at as u32).to_le_bytes());
-        at += b.len();
-    }
-    for b in blocks {
-        out.extend_from_slice(&b);
+    for (j, at) in offsets.into_iter().enumerate() {
+        out[HEADER + 4 * j..HEADER + 4 * j + 4].copy_from_slice(&(at as u32).to_le_bytes());
     }
     Ok(out)
 }
 
-fn encode_block(h: &Header, p: &Params, src: &[u8], leftover: bool) -> Result<Vec<u8>> {
+/// Appends one block, shuffled as the flags say and compressed, to `out`.
+fn encode_block(
+    h: &Header,
+    p: &Params,
+    src: &[u8],
+    leftover: bool,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let bsize = src.len();
     let ts = h.typesize;
     let n = bsize / ts;
     if h.flags & DOSHUFFLE != 0 && ts > 1 {
         with_block(bsize, |tmp| {
             shuffle(src, tmp, ts);
-            compress_block(h, p, tmp, leftover)
+            compress_block(h, p, tmp, leftover, out)
         })
     } else if h.flags & DOBITSHUFFLE != 0 && n.is_multiple_of(8) {
         // Format 2 bit-shuffles a block only when it holds a multiple of 8 elements.
         with_block(bsize, |tmp| {
             bitshuffle(src, tmp, ts, n);
             tmp[n * ts..].copy_from_slice(&src[n * ts..]);
-            compress_block(h, p, tmp, leftover)
+            compress_block(h, p, tmp, leftover, out)
         })
     } else {
-        compress_block(h, p, src, leftover)
+        compress_block(h, p, src, leftover, out)
     }
 }
 
-/// Compresses a (shuffled) block as its streams, each behind its length.
-fn compress_block(h: &Header, p: &Params, data: &[u8], leftover: bool) -> Result<Vec<u8>> {
+/// Appends a (shuffled) block to `out` as its streams, each behind its length.
+fn compress_block(
+    h: &Header,
+    p: &Params,
+    data: &[u8],
+    leftover: bool,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let bsize = data.len();
     let nsplits = if splits(h.flags, h.typesize, bsize, leftover) {
         h.typesize
@@ -554,11 +600,10 @@ fn compress_block(h: &Header, p: &Params, data: &[u8], leftover: bool) -> Result
         1
     };
     let neblock = bsize / nsplits;
-    let mut out = Vec::with_capacity(bsize / 2 + 4 * nsplits);
     for part in data.chunks_exact(neblock).take(nsplits) {
         let at = out.len();
         out.extend_from_slice(&[0; 4]);
-        let n = if compress_onto(p, part, &mut out)? {
+        let n = if compress_onto(p, part, out)? {
             out.len() - at - 4
         } else {
             out.truncate(at + 4);
@@ -567,7 +612,7 @@ fn compress_block(h: &Header, p: &Params, data: &[u8], leftover: bool) -> Result
         };
         out[at..at + 4].copy_from_slice(&(n as u32).to_le_bytes());
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Appends one compressed stream to `out`; false (with `out` holding whatever was appended)
@@ -575,18 +620,17 @@ fn compress_block(h: &Header, p: &Params, data: &[u8], leftover: bool) -> Result
 fn compress_onto(p: &Params, part: &[u8], out: &mut Vec<u8>) -> Result<bool> {
     let stream = match p.compressor {
         Compressor::Lz4 | Compressor::Lz4Hc => {
-            // Straight into `out`, with room for a stream shorter than the part only: one that
-            // does not shrink stops early.
+            // c-blosc's acceleration for lz4 (`get_accel`); lz4hc gets lz4's default.
+            let accel = match p.compressor {
+                Compressor::Lz4 => 10 - u32::from(p.clevel),
+                _ => 1,
+            };
+            // Straight onto `out`, no longer than the part less a byte: one that does not
+            // shrink stops early.
+            let limit = part.len().saturating_sub(1);
             let at = out.len();
-            out.resize(at + part.len(), 0);
             return Ok(
-                match crate::lz4_block::compress_block_into(part, &mut out[at..]) {
-                    Some(c) if c > 0 && c < part.len() => {
-                        out.truncate(at + c);
-                        true
-                    }
-                    _ => false,
-                },
+                crate::lz4_block::compress_block_append(part, out, limit, accel) && out.len() > at,
             );
         }
         Compressor::BloscLz => crate::blosclz::encode(part, part.len()),

@@ -16,6 +16,7 @@
 pub mod bitshuffle;
 pub mod blosc;
 mod blosclz;
+pub mod buffers;
 pub mod bzip2;
 pub mod lz4;
 pub mod lz4_block;

@@ -71,7 +71,8 @@ pub fn decode_into(input: &[u8], dst: &mut [u8]) -> Result<usize> {
     Ok(total)
 }
 
-/// Encodes `input` in blocks of `block_size` bytes (0: [`DEFAULT_BLOCK_SIZE`]).
+/// Encodes `input` in blocks of `block_size` bytes (0: [`DEFAULT_BLOCK_SIZE`]), in a buffer
+/// from [`crate::buffers`] (give it back once stored).
 pub fn encode(input: &[u8], block_size: usize) -> Result<Vec<u8>> {
     let block = if block_size == 0 {
         DEFAULT_BLOCK_SIZE
@@ -86,25 +87,21 @@ pub fn encode(input: &[u8], block_size: usize) -> Result<Vec<u8>> {
     let step = block.max(1);
     // A block that does not shrink is stored as it is, so the input's size bounds each.
     let bound = input.chunks(step).map(|p| 4 + p.len()).sum::<usize>();
-    let mut out = vec![0u8; 12 + bound];
-    out[..8].copy_from_slice(&(input.len() as u64).to_be_bytes());
-    out[8..12].copy_from_slice(&(block as u32).to_be_bytes());
-    let mut at = 12usize;
+    let mut out = crate::buffers::take(12 + bound + crate::lz4_block::APPEND_SLACK);
+    out.extend_from_slice(&(input.len() as u64).to_be_bytes());
+    out.extend_from_slice(&(block as u32).to_be_bytes());
     for piece in input.chunks(step) {
-        // Each block is compressed straight into its place; one that does not shrink is
-        // stored as it is instead.
-        let room = &mut out[at + 4..at + 4 + piece.len()];
-        let n = match crate::lz4_block::compress_block_into(piece, room) {
-            Some(c) if c < piece.len() => c,
-            _ => {
-                out[at + 4..at + 4 + piece.len()].copy_from_slice(piece);
-                piece.len()
-            }
-        };
-        out[at..at + 4].copy_from_slice(&(n as u32).to_be_bytes());
-        at += 4 + n;
+        // Each block is compressed straight onto the end, no longer than the piece less a
+        // byte; one that does not shrink is stored as it is instead.
+        let at = out.len();
+        out.extend_from_slice(&[0; 4]);
+        let limit = piece.len().saturating_sub(1);
+        if !crate::lz4_block::compress_block_append(piece, &mut out, limit, 1) {
+            out.extend_from_slice(piece);
+        }
+        let n = (out.len() - at - 4) as u32;
+        out[at..at + 4].copy_from_slice(&n.to_be_bytes());
     }
-    out.truncate(at);
     Ok(out)
 }
 

@@ -13,6 +13,10 @@
 /// Bytes a sequence may write past its end in the fast paths (later sequences overwrite them).
 const WILD: usize = 16;
 
+/// The spare capacity [`compress_block_append`] wants beyond the block's limit: a buffer with
+/// `limit + APPEND_SLACK` bytes free is never reallocated.
+pub const APPEND_SLACK: usize = WILD;
+
 /// Decodes the LZ4 block `src` into the start of `dst`; returns the decoded length, or `None`
 /// when the block is corrupt or decodes to more than `dst.len()` bytes. Bytes of `dst` past the
 /// decoded length may be overwritten.
@@ -126,51 +130,91 @@ pub fn max_compressed_size(n: usize) -> usize {
 /// positions without a match the scan steps 2 bytes, after 64 more 3, and so on, so data that
 /// does not compress is crossed quickly, as LZ4's fast mode does.
 pub fn compress_block_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
-    let n = src.len();
-    if n >= 1 << 31 {
+    compress_block_into_fast(src, dst, 1)
+}
+
+/// [`compress_block_into`] with LZ4's `acceleration` (`LZ4_compress_fast`'s; 1 is the default):
+/// the scan starts stepping `acceleration` bytes at a time where nothing matches (then one more
+/// after each 64 positions without a match), trading ratio for speed. c-blosc 1.x compresses
+/// with `10 - clevel`. Values below 1 count as 1.
+pub fn compress_block_into_fast(src: &[u8], dst: &mut [u8], acceleration: u32) -> Option<usize> {
+    let mut block = Vec::new();
+    if !compress_block_append(src, &mut block, dst.len(), acceleration) {
         return None;
     }
-    let mut out = 0usize;
+    dst[..block.len()].copy_from_slice(&block);
+    Some(block.len())
+}
+
+/// Appends `src` compressed as one LZ4 block to `out` (with LZ4's `acceleration`, as
+/// [`compress_block_into_fast`]); false, with `out` as it was, when the block would take more
+/// than `limit` bytes (give [`max_compressed_size`] to always fit; a smaller limit stops early
+/// when the data does not shrink). Inputs of 2 GiB or more are refused (false).
+///
+/// Nothing is written twice or zeroed first: into a buffer kept from an earlier block, the
+/// block costs no page faults and no fill.
+pub fn compress_block_append(
+    src: &[u8],
+    out: &mut Vec<u8>,
+    limit: usize,
+    acceleration: u32,
+) -> bool {
+    let n = src.len();
+    if n >= 1 << 31 {
+        return false;
+    }
+    let start = out.len();
+    // Room for the block and one wild copy past its end: pushes never reallocate.
+    out.reserve(limit.min(max_compressed_size(n)) + APPEND_SLACK);
+    let mut sink = Sink { out, start, limit };
     let mut anchor = 0usize;
-    if n > MATCH_FREE_TAIL {
-        let mut table = [0u32; 1 << HASH_LOG];
-        let last_start = n - MATCH_FREE_TAIL;
-        let match_end = n - LAST_LITERALS;
-        let mut ip = 1usize;
-        'sequences: loop {
-            // Find a match at or after `ip`.
-            let mut search = 64u32;
-            let mut candidate;
-            loop {
-                if ip > last_start {
-                    break 'sequences;
+    let fits = 'block: {
+        if n > MATCH_FREE_TAIL {
+            let mut table = [0u32; 1 << HASH_LOG];
+            let last_start = n - MATCH_FREE_TAIL;
+            let match_end = n - LAST_LITERALS;
+            let mut ip = 1usize;
+            'sequences: loop {
+                // Find a match at or after `ip`.
+                let mut search = acceleration.clamp(1, 65_537) << 6;
+                let mut candidate;
+                loop {
+                    if ip > last_start {
+                        break 'sequences;
+                    }
+                    let v = read32(src, ip);
+                    let h = hash(v);
+                    candidate = table[h] as usize;
+                    table[h] = ip as u32;
+                    if candidate < ip && ip - candidate <= 65_535 && read32(src, candidate) == v {
+                        break;
+                    }
+                    ip += (search >> 6) as usize;
+                    search += 1;
                 }
-                let v = read32(src, ip);
-                let h = hash(v);
-                candidate = table[h] as usize;
-                table[h] = ip as u32;
-                if candidate < ip && ip - candidate <= 65_535 && read32(src, candidate) == v {
+                // Grow it backwards over the pending literals, then forwards.
+                while ip > anchor && candidate > 0 && src[ip - 1] == src[candidate - 1] {
+                    ip -= 1;
+                    candidate -= 1;
+                }
+                let len = 4 + common_prefix(src, ip + 4, candidate + 4, match_end);
+                if !sink.sequence(src, anchor..ip, Some((ip - candidate, len))) {
+                    break 'block false;
+                }
+                ip += len;
+                anchor = ip;
+                if ip > last_start {
                     break;
                 }
-                ip += (search >> 6) as usize;
-                search += 1;
+                table[hash(read32(src, ip - 2))] = (ip - 2) as u32;
             }
-            // Grow it backwards over the pending literals, then forwards.
-            while ip > anchor && candidate > 0 && src[ip - 1] == src[candidate - 1] {
-                ip -= 1;
-                candidate -= 1;
-            }
-            let len = 4 + common_prefix(src, ip + 4, candidate + 4, match_end);
-            out = put_sequence(dst, out, src, anchor..ip, Some((ip - candidate, len)))?;
-            ip += len;
-            anchor = ip;
-            if ip > last_start {
-                break;
-            }
-            table[hash(read32(src, ip - 2))] = (ip - 2) as u32;
         }
+        sink.sequence(src, anchor..n, None)
+    };
+    if !fits {
+        out.truncate(start);
     }
-    put_sequence(dst, out, src, anchor..n, None)
+    fits
 }
 
 /// How many bytes from `a` on equal those from `b` (`b < a`), stopping at `end`: eight at a
@@ -191,59 +235,67 @@ fn common_prefix(src: &[u8], a: usize, b: usize, end: usize) -> usize {
     n
 }
 
-/// Writes one sequence at `out`: the token, the literal length extension, the literals
-/// (`src[literals]`) and, unless this is the last sequence, the match's offset and length
-/// extension.
-#[inline(always)]
-fn put_sequence(
-    dst: &mut [u8],
-    mut out: usize,
-    src: &[u8],
-    literals: std::ops::Range<usize>,
-    matched: Option<(usize, usize)>,
-) -> Option<usize> {
-    let lit = literals.len();
-    let mlen = matched.map_or(0, |(_, len)| len - 4);
-    let need = 1 + lit / 255 + 1 + lit + 2 + mlen / 255 + 1;
-    if out.checked_add(need)? > dst.len() {
-        return None;
-    }
-    let token = (lit.min(15) << 4) as u8
-        | if matched.is_some() {
-            mlen.min(15) as u8
-        } else {
-            0
+/// Where an encoder's sequences go: the end of `out`, the block started at `start`, at most
+/// `limit` bytes long.
+struct Sink<'a> {
+    out: &'a mut Vec<u8>,
+    start: usize,
+    limit: usize,
+}
+
+impl Sink<'_> {
+    /// Appends one sequence: the token, the literal length extension, the literals
+    /// (`src[literals]`) and, unless this is the last sequence, the match's offset and length
+    /// extension. False when it would take the block over its limit.
+    #[inline(always)]
+    fn sequence(
+        &mut self,
+        src: &[u8],
+        literals: std::ops::Range<usize>,
+        matched: Option<(usize, usize)>,
+    ) -> bool {
+        let out = &mut *self.out;
+        let lit = literals.len();
+        let mlen = matched.map_or(0, |(_, len)| len - 4);
+        let need = 1 + lit / 255 + 1 + lit + 2 + mlen / 255 + 1;
+        if out.len() - self.start + need > self.limit {
+            return false;
+        }
+        let token = (lit.min(15) << 4) as u8
+            | if matched.is_some() {
+                mlen.min(15) as u8
+            } else {
+                0
+            };
+        out.push(token);
+        let extend = |out: &mut Vec<u8>, mut rest: usize| {
+            while rest >= 255 {
+                out.push(255);
+                rest -= 255;
+            }
+            out.push(rest as u8);
         };
-    dst[out] = token;
-    out += 1;
-    let extend = |dst: &mut [u8], out: &mut usize, mut rest: usize| {
-        while rest >= 255 {
-            dst[*out] = 255;
-            *out += 1;
-            rest -= 255;
+        if lit >= 15 {
+            extend(out, lit - 15);
         }
-        dst[*out] = rest as u8;
-        *out += 1;
-    };
-    if lit >= 15 {
-        extend(dst, &mut out, lit - 15);
-    }
-    let from = literals.start;
-    if lit <= WILD && from + WILD <= src.len() && out + WILD <= dst.len() {
-        // Short runs as one 16-byte copy (what follows overwrites the excess).
-        dst[out..out + WILD].copy_from_slice(&src[from..from + WILD]);
-    } else {
-        dst[out..out + lit].copy_from_slice(&src[literals]);
-    }
-    out += lit;
-    if let Some((offset, _)) = matched {
-        dst[out..out + 2].copy_from_slice(&(offset as u16).to_le_bytes());
-        out += 2;
-        if mlen >= 15 {
-            extend(dst, &mut out, mlen - 15);
+        let from = literals.start;
+        match src.get(from..from + WILD) {
+            // Short runs as one 16-byte copy, cut back to their length.
+            Some(wild) if lit <= WILD => {
+                let at = out.len();
+                out.extend_from_slice(wild);
+                out.truncate(at + lit);
+            }
+            _ => out.extend_from_slice(&src[literals]),
         }
+        if let Some((offset, _)) = matched {
+            out.extend_from_slice(&(offset as u16).to_le_bytes());
+            if mlen >= 15 {
+                extend(out, mlen - 15);
+            }
+        }
+        true
     }
-    Some(out)
 }
 
 #[cfg(test)]

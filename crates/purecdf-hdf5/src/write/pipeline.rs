@@ -3,7 +3,7 @@
 //! chunk map; complete chunks are filtered in the background: a chunk a write completes is handed to rayon's
 //! pool and the write returns; the filtered chunks are appended to the file in the order they
 //! were completed, when they are done and at the latest when more than [`INFLIGHT_BYTES`] of
-//! chunks are waiting, before anything else touches the dataset's chunks, and at every flush
+//! chunks (or two per pool thread) are waiting, before anything else touches the dataset's chunks, and at every flush
 //! (HDF5 File Format Specification v3.0, section III.A.1 for the chunk records). So a writer
 //! producing one chunk per call keeps every core filtering while it prepares the next.
 //!
@@ -21,8 +21,10 @@ use crate::format::messages::filter_pipeline::FilterPipeline;
 use crate::write::dataset::{ChunkIndexState, Storage};
 use crate::write::{usage, Hdf5Writer, ObjId, WriteResult};
 
-/// Bytes of unfiltered chunks that may be waiting for their filters.
-pub(crate) const INFLIGHT_BYTES: usize = 64 << 20;
+/// Bytes of unfiltered chunks that may be waiting for their filters (or two chunks per pool
+/// thread, when more): enough to keep every core busy, few enough that the buffers of the
+/// first chunks stored serve the next ones.
+pub(crate) const INFLIGHT_BYTES: usize = 16 << 20;
 
 /// Filtered bytes and filter mask of a chunk.
 type Encoded = Result<(Vec<u8>, u32), FilterError>;
@@ -115,7 +117,11 @@ impl Pipeline {
                 b.resize(len, 0);
                 b
             }
-            None => vec![0; len],
+            None => {
+                let mut b = purecdf_codecs::buffers::take(len);
+                b.resize(len, 0);
+                b
+            }
         }
     }
 
@@ -128,14 +134,22 @@ impl Pipeline {
                 b.extend_from_slice(data);
                 b
             }
-            None => data.to_vec(),
+            None => {
+                let mut b = purecdf_codecs::buffers::take(data.len());
+                b.extend_from_slice(data);
+                b
+            }
         }
     }
 
-    /// Keeps a stored chunk's buffer for [`Pipeline::chunk_buffer`] (up to [`SPARE_BUFFERS`]).
+    /// Keeps a stored chunk's buffer for [`Pipeline::chunk_buffer`] (up to [`SPARE_BUFFERS`];
+    /// the rest go to the encoders' [`purecdf_codecs::buffers`], where this writer's next
+    /// chunks find them too).
     pub(crate) fn recycle(&mut self, b: Vec<u8>) {
         if self.spare.len() < SPARE_BUFFERS && b.capacity() >= 4096 {
             self.spare.push(b);
+        } else {
+            purecdf_codecs::buffers::give(b);
         }
     }
 }
@@ -233,7 +247,7 @@ impl Hdf5Writer {
             let len = b.len() as u64;
             if gather {
                 buf.extend_from_slice(&b);
-                self.pipeline.recycle(b);
+                purecdf_codecs::buffers::give(b);
             } else {
                 self.write_chunk_bytes(at, b)?;
             }
@@ -283,14 +297,15 @@ impl Hdf5Writer {
                 Err(FilterError::Corrupt(0, "a chunk filter panicked".into()))
             }));
         });
-        self.pipeline.bytes += raw.len();
+        let len = raw.len();
+        self.pipeline.bytes += len;
         self.pipeline.queue.push_back(Inflight {
             ds,
             offsets,
             raw,
             slot,
         });
-        self.collect_pipeline(INFLIGHT_BYTES)
+        self.collect_pipeline(INFLIGHT_BYTES.max(2 * rayon::current_num_threads() * len))
     }
 
     /// Waits for every chunk being filtered and appends them.

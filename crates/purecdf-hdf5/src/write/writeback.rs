@@ -12,8 +12,8 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use crate::write::{Hdf5Writer, WriteResult};
 
-/// Bytes of chunks that may be waiting to be written.
-const PENDING_BYTES: usize = 64 << 20;
+/// Bytes of chunks that may be waiting to be written (or two chunks per pool thread, when more).
+const PENDING_BYTES: usize = 16 << 20;
 
 /// What the writes in flight share with the writer.
 #[derive(Default)]
@@ -59,14 +59,15 @@ impl WriteBack {
 
 impl Hdf5Writer {
     /// Writes `buf` at relative address `at` (space allocated for it alone) on rayon's pool, or
-    /// here when called from a pool thread; keeps at most [`PENDING_BYTES`] in flight.
+    /// here when called from a pool thread; keeps at most [`PENDING_BYTES`] (or two chunks per pool
+    /// thread) in flight.
     ///
     /// # Errors
     /// The first failure of an earlier write.
     pub(crate) fn write_chunk_bytes(&mut self, at: u64, buf: Vec<u8>) -> WriteResult<()> {
         if rayon::current_thread_index().is_some() {
             self.io.write_at(at, &buf)?;
-            self.pipeline.recycle(buf);
+            purecdf_codecs::buffers::give(buf);
             return Ok(());
         }
         {
@@ -76,6 +77,7 @@ impl Hdf5Writer {
                 s.bytes += buf.len();
             }
         }
+        let keep = PENDING_BYTES.max(2 * rayon::current_num_threads() * buf.len());
         let (io, state) = (self.io.clone(), self.writeback.state.clone());
         rayon::spawn(move || {
             let r = io.write_at(at, &buf);
@@ -90,7 +92,7 @@ impl Hdf5Writer {
             }
             cond.notify_all();
         });
-        self.collect_writes(PENDING_BYTES)
+        self.collect_writes(keep)
     }
 
     /// Waits for every chunk write.
@@ -121,13 +123,14 @@ impl Hdf5Writer {
     /// succeeds, so no flush records a chunk whose bytes are missing.
     fn collect_writes(&mut self, keep: usize) -> WriteResult<()> {
         let (done, failed) = self.writeback.wait(keep)?;
+        // Stored chunks' buffers go back to the encoders.
         for b in done {
-            self.pipeline.recycle(b);
+            purecdf_codecs::buffers::give(b);
         }
         let mut first_err = None;
         for (at, buf, e) in failed {
             match self.io.write_at(at, &buf) {
-                Ok(()) => self.pipeline.recycle(buf),
+                Ok(()) => purecdf_codecs::buffers::give(buf),
                 Err(again) => {
                     first_err.get_or_insert(e);
                     let (lock, _) = &*self.writeback.state;

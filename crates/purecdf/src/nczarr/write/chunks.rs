@@ -300,7 +300,10 @@ fn store_raw(store: &dyn Store, chain: &Chain, dtype: Dtype, name: &str, d: &[u8
         chain.encode_slice(d)
     }
     .map_err(|e| nczarr_err(name, e))?;
-    store.set(name, &encoded).map_err(super::super::store_err)
+    let stored = store.set(name, &encoded).map_err(super::super::store_err);
+    // The encoders reuse the buffer for the next chunk.
+    purecdf_codecs::buffers::give(encoded);
+    stored
 }
 
 /// Strings as fixed-size elements of `n` bytes (`|S<n>`), NUL-padded; a longer string is an

@@ -1,0 +1,76 @@
+//! Output buffers kept for the next encoded chunk: code that has stored an encoded chunk hands
+//! its buffer back with [`give`], and the next encoder's [`take`] reuses it. A fresh buffer of a
+//! megabyte costs the thread that fills it a page fault per 4 KiB (the allocator hands large
+//! blocks back to the kernel when they are freed); a kept one costs none.
+//!
+//! At most [`KEPT_BYTES`] of capacity are kept, in at most [`KEPT_BUFFERS`] buffers; buffers
+//! not given back are simply freed.
+
+use std::sync::Mutex;
+
+/// The most capacity kept, in bytes.
+pub const KEPT_BYTES: usize = 32 << 20;
+/// The most buffers kept.
+pub const KEPT_BUFFERS: usize = 32;
+
+/// The kept buffers and their total capacity.
+static KEPT: Mutex<(Vec<Vec<u8>>, usize)> = Mutex::new((Vec::new(), 0));
+
+/// An empty buffer with room for at least `capacity` bytes: a kept one when one is large enough,
+/// else a new one. A new buffer of 64 KiB or more gets up to 8 KiB more than asked, so that a
+/// chunk's buffer also serves that chunk encoded (a few header bytes longer) and the other way.
+pub fn take(capacity: usize) -> Vec<u8> {
+    if let Ok(mut kept) = KEPT.lock() {
+        let (list, bytes) = &mut *kept;
+        if let Some(i) = list.iter().rposition(|b| b.capacity() >= capacity) {
+            let mut b = list.swap_remove(i);
+            *bytes -= b.capacity();
+            b.clear();
+            return b;
+        }
+    }
+    if capacity >= 64 << 10 {
+        Vec::with_capacity((capacity + 4096).next_multiple_of(4096))
+    } else {
+        Vec::with_capacity(capacity)
+    }
+}
+
+/// Keeps `buffer` for a later [`take`] (when there is room; else it is freed).
+pub fn give(buffer: Vec<u8>) {
+    let cap = buffer.capacity();
+    if cap < 4096 {
+        return;
+    }
+    if let Ok(mut kept) = KEPT.lock() {
+        let (list, bytes) = &mut *kept;
+        if list.len() < KEPT_BUFFERS && *bytes + cap <= KEPT_BYTES {
+            *bytes += cap;
+            list.push(buffer);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reuses_given_buffers_within_the_bounds() {
+        let b = super::take(100_000);
+        assert!(b.capacity() >= 100_000 && b.is_empty());
+        let ptr = b.as_ptr();
+        let mut b = b;
+        b.extend_from_slice(&[1, 2, 3]);
+        super::give(b);
+        // Another test may take it first; when this one gets it back, it is empty.
+        let again = super::take(50_000);
+        assert!(again.is_empty() && again.capacity() >= 50_000);
+        if again.as_ptr() == ptr {
+            assert!(again.capacity() >= 100_000);
+        }
+        // A buffer larger than all that is kept is never kept.
+        super::give(Vec::with_capacity(super::KEPT_BYTES + 1));
+        let kept = super::KEPT.lock().unwrap();
+        assert!(kept.1 <= super::KEPT_BYTES && kept.0.len() <= super::KEPT_BUFFERS);
+        assert_eq!(kept.1, kept.0.iter().map(Vec::capacity).sum::<usize>());
+    }
+}
