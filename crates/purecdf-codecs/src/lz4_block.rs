@@ -409,6 +409,30 @@ mod tests {
                 let mut tiny = vec![0u8; small];
                 assert_eq!(compress_block_into(input, &mut tiny), None, "{small} < {k}");
             }
+            // Faster scans (c-blosc's accelerations for levels 9 to 1, and beyond) still give
+            // blocks both decoders read, appended after what the buffer held.
+            for accel in [2, 5, 9, 1000] {
+                let mut out = vec![0xEE; 3];
+                let limit = max_compressed_size(input.len());
+                assert!(compress_block_append(input, &mut out, limit, accel));
+                assert_eq!(out[..3], [0xEE; 3]);
+                let block = &out[3..];
+                let theirs = lz4_flex::block::decompress(block, input.len()).expect("lz4_flex");
+                assert_eq!(
+                    &theirs,
+                    input,
+                    "length {} acceleration {accel}",
+                    input.len()
+                );
+                assert_eq!(decode_block_into(block, &mut ours), Some(input.len()));
+                // A limit below the block's length leaves the buffer as it was.
+                if !block.is_empty() {
+                    let n = block.len();
+                    let mut short = vec![7u8; 2];
+                    assert!(!compress_block_append(input, &mut short, n - 1, accel));
+                    assert_eq!(short, [7, 7]);
+                }
+            }
         }
     }
 }
