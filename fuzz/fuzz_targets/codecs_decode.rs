@@ -1,5 +1,5 @@
 //! Fuzzes purecdf-codecs' decoders (blosc1 frames, HDF5-framed LZ4, raw LZ4 blocks, bitshuffle with none/LZ4/
-//! zstd, LZF, bzip2, zstd) on arbitrary bytes: the first byte picks the codec and a bound, the
+//! zstd, LZF, bzip2 (ours against the reference), zstd) on arbitrary bytes: the first byte picks the codec and a bound, the
 //! rest is the stream. Errors are fine; panics, hangs and output beyond `max_out` are not.
 #![no_main]
 
@@ -38,6 +38,19 @@ fuzz_target!(|data: &[u8]| {
             let mut buf = vec![0u8; max_out];
             if let Ok(n) = zstd::decode_into(input, &mut buf) {
                 assert!(n <= max_out);
+            }
+            return;
+        }
+        11 => {
+            // bzip2 into a buffer of `max_out` bytes: our decoder, checked against the
+            // reference (libbz2-rs-sys): whatever ours accepts, the reference decodes the same.
+            let mut ours = vec![0u8; max_out];
+            if let Ok(n) = bzip2::decode_into(input, &mut ours) {
+                assert!(n <= max_out);
+                let mut theirs = vec![0u8; max_out];
+                let m = bzip2::decode_into_reference(input, &mut theirs);
+                assert_eq!(m, Ok(n), "the reference refuses what ours decodes");
+                assert!(ours[..n] == theirs[..n], "ours and the reference differ");
             }
             return;
         }

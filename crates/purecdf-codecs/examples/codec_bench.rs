@@ -35,6 +35,16 @@ fn main() {
         Box::new(|b| bzip2::encode(b, 9).unwrap()),
         Box::new(|b, n| bzip2::decode(b, n).unwrap()),
     ));
+    codecs.push((
+        "bzip2 9 (ours into a buffer)".into(),
+        Box::new(|b| bzip2::encode(b, 9).unwrap()),
+        Box::new(|b, n| {
+            let mut out = vec![0u8; n];
+            let k = bzip2::decode_into(b, &mut out).unwrap();
+            out.truncate(k);
+            out
+        }),
+    ));
     for (name, c) in [
         ("blosclz", Compressor::BloscLz),
         ("lz4", Compressor::Lz4),

@@ -1,6 +1,7 @@
 //! bzip2 streams (HDF5 registered filter id 307, as PyTables and hdf5plugin write it: the chunk
 //! is one bzip2 stream; the client data holds the block size 1-9, in units of 100 kB) through the
-//! `bzip2` crate with its pure-Rust backend (libbz2-rs-sys).
+//! `bzip2` crate with its pure-Rust backend (libbz2-rs-sys), except for decoding into a buffer of
+//! known size (how chunks are read), which our faster decoder does.
 
 use crate::{corrupt, read_bounded, CodecError, Result};
 
@@ -13,7 +14,20 @@ pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
 /// Decodes a bzip2 stream (and any streams concatenated after it) into the start of `dst`;
 /// returns the decoded size. Streams that decode to more than `dst.len()` bytes are an error
 /// (`dst` may then have been written).
+///
+/// Our own decoder (`bunzip`) does the work; a stream it does not take (randomised blocks,
+/// corrupt data) goes to libbz2-rs-sys, whose verdict stands.
 pub fn decode_into(input: &[u8], dst: &mut [u8]) -> Result<usize> {
+    match crate::bunzip::decode_into(input, dst) {
+        Ok(n) => Ok(n),
+        Err(crate::bunzip::Fail::TooLarge) => Err(CodecError::TooLarge(dst.len())),
+        Err(_) => decode_into_reference(input, dst),
+    }
+}
+
+/// [`decode_into`] through libbz2-rs-sys alone (the reference the fuzzer compares ours with).
+#[doc(hidden)]
+pub fn decode_into_reference(input: &[u8], dst: &mut [u8]) -> Result<usize> {
     let bad = |e: ::bzip2::Error| CodecError::Corrupt(format!("bzip2: {e}"));
     let mut rest = input;
     let mut done = 0usize;

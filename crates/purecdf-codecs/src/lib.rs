@@ -17,6 +17,7 @@ pub mod bitshuffle;
 pub mod blosc;
 mod blosclz;
 pub mod buffers;
+mod bunzip;
 pub mod bzip2;
 pub mod lz4;
 pub mod lz4_block;
