@@ -3,8 +3,8 @@
 //! megabyte costs the thread that fills it a page fault per 4 KiB (the allocator hands large
 //! blocks back to the kernel when they are freed); a kept one costs none.
 //!
-//! At most [`KEPT_BYTES`] of capacity are kept, in at most [`KEPT_BUFFERS`] buffers; buffers
-//! not given back are simply freed.
+//! At most [`KEPT_BYTES`] of capacity are kept, in at most [`KEPT_BUFFERS`] buffers, until
+//! [`release`]; buffers not given back are simply freed.
 
 use std::sync::Mutex;
 
@@ -51,8 +51,36 @@ pub fn give(buffer: Vec<u8>) {
     }
 }
 
+/// Frees every kept buffer (writers call it when they are dropped, so that a program that
+/// has written a file does not hold on to them).
+pub fn release() {
+    let kept = KEPT.lock().map(|mut k| std::mem::take(&mut *k));
+    drop(kept);
+}
+
+/// How many bytes of chunks of `chunk_len` bytes a writer lets wait for rayon's pool (to be
+/// encoded, or written) before it waits itself: two chunks per pool thread, so every core stays
+/// busy, but at least 16 MiB and at most 256 MiB (chunks larger than that are waited for one
+/// at a time). Few enough that the first chunks' buffers serve the next ones.
+pub fn inflight_bytes(chunk_len: usize) -> usize {
+    (2 * rayon::current_num_threads())
+        .saturating_mul(chunk_len)
+        .clamp(16 << 20, 256 << 20)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn in_flight_bounds() {
+        use super::inflight_bytes;
+        let threads = rayon::current_num_threads();
+        assert_eq!(inflight_bytes(0), 16 << 20);
+        assert_eq!(inflight_bytes(1 << 30), 256 << 20);
+        assert_eq!(inflight_bytes(usize::MAX), 256 << 20);
+        let mib = inflight_bytes(1 << 20);
+        assert_eq!(mib, ((2 * threads) << 20).clamp(16 << 20, 256 << 20));
+    }
+
     #[test]
     fn reuses_given_buffers_within_the_bounds() {
         let b = super::take(100_000);

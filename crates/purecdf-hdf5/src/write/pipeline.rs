@@ -2,8 +2,8 @@
 //! is skipped and noted in the chunk's filter mask), appending to the file and recording in the
 //! chunk map; complete chunks are filtered in the background: a chunk a write completes is handed to rayon's
 //! pool and the write returns; the filtered chunks are appended to the file in the order they
-//! were completed, when they are done and at the latest when more than [`INFLIGHT_BYTES`] of
-//! chunks (or two per pool thread) are waiting, before anything else touches the dataset's chunks, and at every flush
+//! were completed, when they are done and at the latest when more than
+//! [`purecdf_codecs::buffers::inflight_bytes`] of chunks are waiting, before anything else touches the dataset's chunks, and at every flush
 //! (HDF5 File Format Specification v3.0, section III.A.1 for the chunk records). So a writer
 //! producing one chunk per call keeps every core filtering while it prepares the next.
 //!
@@ -20,11 +20,6 @@ use crate::format::btree_v1::ChunkRecord;
 use crate::format::messages::filter_pipeline::FilterPipeline;
 use crate::write::dataset::{ChunkIndexState, Storage};
 use crate::write::{usage, Hdf5Writer, ObjId, WriteResult};
-
-/// Bytes of unfiltered chunks that may be waiting for their filters (or two chunks per pool
-/// thread, when more): enough to keep every core busy, few enough that the buffers of the
-/// first chunks stored serve the next ones.
-pub(crate) const INFLIGHT_BYTES: usize = 16 << 20;
 
 /// Filtered bytes and filter mask of a chunk.
 type Encoded = Result<(Vec<u8>, u32), FilterError>;
@@ -305,7 +300,7 @@ impl Hdf5Writer {
             raw,
             slot,
         });
-        self.collect_pipeline(INFLIGHT_BYTES.max(2 * rayon::current_num_threads() * len))
+        self.collect_pipeline(purecdf_codecs::buffers::inflight_bytes(len))
     }
 
     /// Waits for every chunk being filtered and appends them.

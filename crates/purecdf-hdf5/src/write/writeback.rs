@@ -12,9 +12,6 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use crate::write::{Hdf5Writer, WriteResult};
 
-/// Bytes of chunks that may be waiting to be written (or two chunks per pool thread, when more).
-const PENDING_BYTES: usize = 16 << 20;
-
 /// What the writes in flight share with the writer.
 #[derive(Default)]
 struct State {
@@ -59,8 +56,8 @@ impl WriteBack {
 
 impl Hdf5Writer {
     /// Writes `buf` at relative address `at` (space allocated for it alone) on rayon's pool, or
-    /// here when called from a pool thread; keeps at most [`PENDING_BYTES`] (or two chunks per pool
-    /// thread) in flight.
+    /// here when called from a pool thread; keeps at most
+    /// [`purecdf_codecs::buffers::inflight_bytes`] in flight.
     ///
     /// # Errors
     /// The first failure of an earlier write.
@@ -77,7 +74,7 @@ impl Hdf5Writer {
                 s.bytes += buf.len();
             }
         }
-        let keep = PENDING_BYTES.max(2 * rayon::current_num_threads() * buf.len());
+        let keep = purecdf_codecs::buffers::inflight_bytes(buf.len());
         let (io, state) = (self.io.clone(), self.writeback.state.clone());
         rayon::spawn(move || {
             let r = io.write_at(at, &buf);

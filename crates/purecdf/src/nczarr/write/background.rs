@@ -4,8 +4,8 @@
 //! encoding and writing while it prepares the next.
 //!
 //! Until a chunk's job is collected its bytes stay here, so reads and partial writes see them.
-//! Jobs are collected when they are done, at the latest when more than [`INFLIGHT_BYTES`] (or
-//! two chunks per pool thread) are waiting, and all of them before the cache is flushed (so metadata is written only after the
+//! Jobs are collected when they are done, at the latest when more than
+//! [`purecdf_codecs::buffers::inflight_bytes`] are waiting, and all of them before the cache is flushed (so metadata is written only after the
 //! chunks it describes are stored). A chunk whose job failed goes back to the writer's cache with
 //! the error, so `sync` or `close` tries again and no written value is lost.
 
@@ -16,11 +16,6 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// A chunk's variable and grid coordinates.
 pub(super) type ChunkId = (usize, Vec<u64>);
-
-/// Bytes of chunks that may be waiting for their jobs (or two chunks per pool thread, when
-/// more): enough to keep every core busy, few enough that the first chunks' buffers serve the
-/// next ones.
-const INFLIGHT_BYTES: usize = 16 << 20;
 
 /// How many chunk buffers are kept for the next chunks: a fresh buffer costs the writing thread
 /// a page fault per 4 KiB, a reused one none.
@@ -108,7 +103,7 @@ impl Background {
             }
             done.cond.notify_all();
         });
-        let keep = INFLIGHT_BYTES.max(2 * rayon::current_num_threads() * raw.len());
+        let keep = purecdf_codecs::buffers::inflight_bytes(raw.len());
         self.bytes += raw.len();
         self.inflight.insert(id, raw);
         self.collect(keep, failed)

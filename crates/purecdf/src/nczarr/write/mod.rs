@@ -53,11 +53,13 @@ impl std::fmt::Debug for NczarrWriter {
 }
 
 impl Drop for NczarrWriter {
-    /// Closes a store that was not closed explicitly; errors are lost here.
+    /// Closes a store that was not closed explicitly; errors are lost here. The encoders' kept
+    /// buffers are freed.
     fn drop(&mut self) {
         if !self.closed {
             let _ = self.store_close();
         }
+        purecdf_codecs::buffers::release();
     }
 }
 

@@ -87,11 +87,13 @@ impl std::fmt::Debug for Netcdf4Writer {
 }
 
 impl Drop for Netcdf4Writer {
-    /// Closes a file that was not closed explicitly; errors are lost here.
+    /// Closes a file that was not closed explicitly; errors are lost here. The encoders' kept
+    /// buffers are freed.
     fn drop(&mut self) {
         if !self.closed {
             let _ = crate::backend::BackendMut::close(self);
         }
+        purecdf_codecs::buffers::release();
     }
 }
 
