@@ -52,6 +52,12 @@ impl<'f> Dimension<'f> {
         self.file.schema().dim(self.id)
     }
 
+    /// The definition for reads of the name and group (see [`File::schema_for_names`]; its
+    /// length may be behind the records written since).
+    fn def_names(&self) -> &'f model::Dimension {
+        self.file.schema_for_names().dim(self.id)
+    }
+
     /// The dimension's id.
     pub fn id(&self) -> DimId {
         self.id
@@ -59,18 +65,18 @@ impl<'f> Dimension<'f> {
 
     /// The group that defines the dimension.
     pub fn group_id(&self) -> GroupId {
-        self.def().group
+        self.def_names().group
     }
 
     /// The dimension's name (a `String`, as georust `netcdf` returns it; see
     /// [`Dimension::name_str`]).
     pub fn name(&self) -> String {
-        self.def().name.clone()
+        self.def_names().name.clone()
     }
 
     /// The dimension's name, borrowed.
     pub fn name_str(&self) -> &'f str {
-        &self.def().name
+        &self.def_names().name
     }
 
     /// Current length (for an unlimited dimension, the records written so far).

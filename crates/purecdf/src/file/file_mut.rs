@@ -76,6 +76,12 @@ impl FileMut {
         self.with_path(r)
     }
 
+    /// Runs a data write (which may change lengths only), under the writer's lock.
+    fn change_data<T>(&self, f: impl FnOnce(&mut dyn BackendMut) -> Result<T>) -> Result<T> {
+        let r = self.writer().change_data(f);
+        self.with_path(r)
+    }
+
     fn with_path<T>(&self, r: Result<T>) -> Result<T> {
         r.map_err(|e| e.path(self.file.path.clone()))
     }
@@ -433,7 +439,7 @@ impl FileMut {
     ) -> Result<()> {
         let extents = crate::selection::extents(extents)?;
         let raw_bytes = |typ| raw_byte_access(self.format(), typ, T::NC_TYPE);
-        self.change(|b| {
+        self.change_data(|b| {
             let slab = check_slab(b.schema(), var, &extents, true)?;
             let n = slab.num_elements();
             if n != values.len() as u64 {
@@ -474,7 +480,7 @@ impl FileMut {
         extents: impl TryInto<Extents, Error: Into<Error>>,
     ) -> Result<()> {
         let extents = crate::selection::extents(extents)?;
-        self.change(|b| {
+        self.change_data(|b| {
             let slab = check_slab(b.schema(), var, &extents, true)?;
             if slab.num_elements() != values.len() as u64 {
                 return fail(
@@ -508,7 +514,7 @@ impl FileMut {
         extents: impl TryInto<Extents, Error: Into<Error>>,
     ) -> Result<()> {
         let extents = crate::selection::extents(extents)?;
-        self.change(|b| {
+        self.change_data(|b| {
             let slab = check_slab(b.schema(), var, &extents, true)?;
             let def = b.schema().var(var);
             check_raw_len(&slab, raw_size(def.typ, &def.name)?, data.len())?;

@@ -28,8 +28,10 @@ impl<'f> Group<'f> {
         Group { file, id }
     }
 
+    /// The group's definition: names and ids only, so read from
+    /// [`File::schema_for_names`] (no copy per record written).
     fn def(&self) -> &'f crate::model::Group {
-        self.file.schema().group(self.id)
+        self.file.schema_for_names().group(self.id)
     }
 
     /// The group's id.
@@ -51,7 +53,7 @@ impl<'f> Group<'f> {
     /// A variable of this group by name, or by path below it (`a/b/var`).
     pub fn variable(&self, name: &str) -> Option<Variable<'f>> {
         let (g, leaf) = self.file.resolve_path_from(self.id, name)?;
-        let id = self.file.schema().find_var(g, leaf)?;
+        let id = self.file.schema_for_names().find_var(g, leaf)?;
         Some(Variable::new(self.file, id))
     }
 
@@ -63,7 +65,7 @@ impl<'f> Group<'f> {
     /// An attribute of the group by name, or of a group below it by path (`a/b/att`).
     pub fn attribute(&self, name: &str) -> Option<&'f Attribute> {
         let (g, leaf) = self.file.resolve_path_from(self.id, name)?;
-        let atts = &self.file.schema().group(g).atts;
+        let atts = &self.file.schema_for_names().group(g).atts;
         atts.iter().find(|a| a.name == leaf)
     }
 
@@ -81,7 +83,7 @@ impl<'f> Group<'f> {
     /// path below this group.
     pub fn dimension(&self, name: &str) -> Option<Dimension<'f>> {
         let (g, leaf) = self.file.resolve_path_from(self.id, name)?;
-        let d = self.file.schema().find_dim_visible(g, leaf)?;
+        let d = self.file.schema_for_names().find_dim_visible(g, leaf)?;
         Some(Dimension::new(self.file, d))
     }
 

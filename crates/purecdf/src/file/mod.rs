@@ -140,6 +140,16 @@ impl File {
         }
     }
 
+    /// The metadata for reads of names, attributes, types and ids by reference: for a dataset
+    /// open for writing, a published copy whose lengths may be behind the data writes since
+    /// (see `writer::Writer::schema_for_names`); lengths are read live.
+    pub(crate) fn schema_for_names(&self) -> &Schema {
+        match &self.handle {
+            Handle::Read(b) => b.schema(),
+            Handle::Write(w) => w.schema_for_names(),
+        }
+    }
+
     /// Runs `f` on the current metadata; for a dataset open for writing it reads the live
     /// schema under the writer's lock rather than publish a copy (for reads that return owned
     /// values).
@@ -153,7 +163,7 @@ impl File {
     /// A variable by name in the root group, or by path (`grp/var`, as georust `netcdf` takes
     /// it, or `/grp/var`).
     pub fn variable(&self, name: &str) -> Option<Variable<'_>> {
-        let s = self.schema();
+        let s = self.schema_for_names();
         let (g, leaf) = self.resolve_path(name)?;
         s.find_var(g, leaf).map(|id| Variable::new(self, id))
     }
@@ -189,7 +199,7 @@ impl File {
     /// A root-group dimension by name, or a group's by path (`grp/dim`).
     pub fn dimension(&self, name: &str) -> Option<Dimension<'_>> {
         let (g, leaf) = self.resolve_path(name)?;
-        let d = self.schema().find_dim(g, leaf)?;
+        let d = self.schema_for_names().find_dim(g, leaf)?;
         Some(Dimension::new(self, d))
     }
 
@@ -206,7 +216,7 @@ impl File {
     /// Global attributes, in creation order. The attributes netcdf-c hides (`_NCProperties`,
     /// `_IsNetcdf4`, `_SuperblockVersion`) are left out; [`File::attribute`] finds them by name.
     pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
-        self.schema()
+        self.schema_for_names()
             .group(ROOT)
             .atts
             .iter()
@@ -284,7 +294,11 @@ impl File {
     /// A global attribute by name, or a group's attribute by path (`grp/att`).
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         let (g, leaf) = self.resolve_path(name)?;
-        self.schema().group(g).atts.iter().find(|a| a.name == leaf)
+        self.schema_for_names()
+            .group(g)
+            .atts
+            .iter()
+            .find(|a| a.name == leaf)
     }
 
     /// The group and the last part of a path below the root (`a/b/name`, `/a/b/name`, or a

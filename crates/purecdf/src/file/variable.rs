@@ -55,6 +55,12 @@ impl<'f> Variable<'f> {
         self.file.schema().var(self.id)
     }
 
+    /// The definition for reads of the name, type and attributes (see
+    /// [`File::schema_for_names`]; nothing read through it depends on lengths).
+    fn def_names(&self) -> &'f crate::model::Variable {
+        self.file.schema_for_names().var(self.id)
+    }
+
     /// The variable's id.
     pub fn id(&self) -> VarId {
         self.id
@@ -62,23 +68,23 @@ impl<'f> Variable<'f> {
 
     /// The group holding the variable.
     pub fn group_id(&self) -> crate::GroupId {
-        self.def().group
+        self.def_names().group
     }
 
     /// The variable's name (a `String`, as georust `netcdf` returns it; see
     /// [`Variable::name_str`]).
     pub fn name(&self) -> String {
-        self.def().name.clone()
+        self.def_names().name.clone()
     }
 
     /// The variable's name, borrowed.
     pub fn name_str(&self) -> &'f str {
-        &self.def().name
+        &self.def_names().name
     }
 
     /// The variable's type as the data model's [`NcType`](enum@NcType) (a user type by id).
     pub fn nc_type(&self) -> NcType {
-        self.def().typ
+        self.def_names().typ
     }
 
     /// The variable's type described in full (as georust's `vartype`): a user type with its
@@ -119,12 +125,12 @@ impl<'f> Variable<'f> {
 
     /// Attributes in creation order.
     pub fn attributes(&self) -> impl Iterator<Item = &'f Attribute> {
-        self.def().atts.iter().filter(|a| !is_hidden(&a.name))
+        self.def_names().atts.iter().filter(|a| !is_hidden(&a.name))
     }
 
     /// An attribute by name.
     pub fn attribute(&self, name: &str) -> Option<&'f Attribute> {
-        self.def().att(name)
+        self.def_names().att(name)
     }
 
     /// An attribute's value by name: `None` when there is no such attribute.

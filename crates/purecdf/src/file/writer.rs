@@ -28,6 +28,9 @@ pub(crate) struct Writer {
     /// Set (under the lock, before the change) when the backend's schema may have changed since
     /// the newest published copy.
     stale: AtomicBool,
+    /// Set (likewise) when a data write may have changed lengths (and only lengths) since the
+    /// newest published copy.
+    grown: AtomicBool,
 }
 
 impl Writer {
@@ -36,6 +39,7 @@ impl Writer {
             backend: Mutex::new(backend),
             published: Published::default(),
             stale: AtomicBool::new(true),
+            grown: AtomicBool::new(false),
         }
     }
 
@@ -51,11 +55,20 @@ impl Writer {
         f(b.as_mut())
     }
 
+    /// Runs a data write through a shared handle: it may change lengths (records written), and
+    /// nothing else a name, attribute or type read sees.
+    pub(crate) fn change_data<T>(&self, f: impl FnOnce(&mut dyn BackendMut) -> T) -> T {
+        let mut b = self.lock();
+        self.grown.store(true, Ordering::Release);
+        f(b.as_mut())
+    }
+
     /// The backend, with no lock: `&mut self` proves no handle is left, so the published
     /// copies are dropped too.
     pub(crate) fn get_mut(&mut self) -> &mut dyn BackendMut {
         self.published.clear();
         *self.stale.get_mut() = true;
+        *self.grown.get_mut() = false;
         self.backend
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
@@ -72,7 +85,21 @@ impl Writer {
 
     /// The schema as it is now, published if it changed since the newest copy.
     pub(crate) fn schema(&self) -> &Schema {
-        if !self.stale.load(Ordering::Acquire) {
+        self.published_schema(true)
+    }
+
+    /// The schema for reads of names, attributes, types and ids: the newest copy unless one of
+    /// those may have changed since. Lengths in it may be behind the data writes since (they
+    /// are read live, [`Writer::with_live_schema`]), so a loop that writes records and reads an
+    /// attribute by reference publishes no copy per record.
+    pub(crate) fn schema_for_names(&self) -> &Schema {
+        self.published_schema(false)
+    }
+
+    fn published_schema(&self, exact_lengths: bool) -> &Schema {
+        let behind = self.stale.load(Ordering::Acquire)
+            || (exact_lengths && self.grown.load(Ordering::Acquire));
+        if !behind {
             if let Some(s) = self.published.last() {
                 return s;
             }
@@ -86,6 +113,7 @@ impl Writer {
             (None, _) => self.published.push(Arc::new(b.schema().clone())),
         };
         self.stale.store(false, Ordering::Release);
+        self.grown.store(false, Ordering::Release);
         s
     }
 }
@@ -205,7 +233,10 @@ mod tests {
             let mut f = create_with(dir.path().join("r.nc"), opts).unwrap();
             f.add_unlimited_dimension("t").unwrap();
             f.add_dimension("x", 2).unwrap();
-            f.add_variable::<f64>("v", &["t", "x"]).unwrap();
+            f.add_variable::<f64>("v", &["t", "x"])
+                .unwrap()
+                .put_attribute("units", "K")
+                .unwrap();
             f.enddef().unwrap();
             let mut v = f.variable_mut("v").unwrap();
             let before = match &v.file.handle {
@@ -217,12 +248,20 @@ mod tests {
                 assert_eq!(v.len(), 2 * (i + 1));
                 assert_eq!(v.dimensions()[0].len(), i + 1);
                 assert_eq!(v.shape(), [i as u64 + 1, 2]);
+                // Reads of names and attributes by reference.
+                assert_eq!(v.name_str(), "v");
+                assert!(v.attribute("units").is_some());
+                assert_eq!(v.dimensions()[0].name_str(), "t");
+                assert!(v.file.variable("v").is_some());
             }
             let after = match &v.file.handle {
                 crate::file::Handle::Write(w) => w.published.count(),
                 crate::file::Handle::Read(_) => unreachable!(),
             };
-            assert!(after <= before + 1, "{before} -> {after} schema copies");
+            assert!(after <= before + 2, "{before} -> {after} schema copies");
+            // The whole schema, asked for, has every record.
+            let t = v.file.schema().find_dim(crate::model::ROOT, "t").unwrap();
+            assert_eq!(v.file.schema().dim(t).len(), 200);
         }
     }
 }
