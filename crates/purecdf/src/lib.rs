@@ -191,7 +191,10 @@
 //!   (`&Attribute`, names, the [`Schema`]) comes from a copy of the schema made after a change
 //!   and kept until the [`FileMut`] is next borrowed mutably, so references stay valid while
 //!   other handles write (for the classic formats a copy is a reference count; other writers
-//!   copy the schema when it changed).
+//!   copy the schema when it changed). Writing data makes no copy for reads of names and
+//!   attributes, and lengths are always read as they are now; a loop that changes metadata
+//!   (attributes, renames) through shared handles and reads it back by reference makes one
+//!   copy per change.
 //! - [`Error`] is a struct, not an enum: it keeps netcdf-c's error kind ([`Error::kind`],
 //!   [`ErrorKind`]) and where it happened (file, variable, offset), which georust's unit
 //!   variants cannot carry. Match georust's variants on [`Error::as_georust`], a
