@@ -162,6 +162,11 @@ fn written_compounds_and_enums_dump_as_ncgen_makes_them() -> Result<(), Box<dyn 
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("derived.nc");
     let mut file = netcdf::create(&path)?;
+    // As in georust, a compound's member types are added before it.
+    assert!(file.add_type::<Obs>().is_err());
+    file.add_type::<Pos>()?;
+    assert!(file.add_type::<Obs>().is_err());
+    file.add_type::<Cloud>()?;
     file.add_type::<Obs>()?;
     file.add_dimension("n", 2)?;
     file.add_variable::<Obs>("obs", &["n"])?

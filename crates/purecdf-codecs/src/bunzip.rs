@@ -196,24 +196,32 @@ impl Decoder {
     }
 }
 
-/// CRC-32 as bzip2 computes it (polynomial 0x04C11DB7, most significant bit first).
+/// CRC-32 as bzip2 computes it (polynomial 0x04C11DB7, most significant bit first), with its
+/// table built at compile time.
 struct Crc {
     table: [u32; 256],
 }
 
+/// The one table every decode uses.
+static CRC: Crc = Crc::new();
+
 impl Crc {
-    fn new() -> Crc {
+    const fn new() -> Crc {
         let mut table = [0u32; 256];
-        for (i, t) in table.iter_mut().enumerate() {
+        let mut i = 0;
+        while i < 256 {
             let mut c = (i as u32) << 24;
-            for _ in 0..8 {
+            let mut bit = 0;
+            while bit < 8 {
                 c = if c & 0x8000_0000 != 0 {
                     c << 1 ^ 0x04C1_1DB7
                 } else {
                     c << 1
                 };
+                bit += 1;
             }
-            *t = c;
+            table[i] = c;
+            i += 1;
         }
         Crc { table }
     }
@@ -240,11 +248,11 @@ thread_local! {
 }
 
 fn decode_streams(input: &[u8], dst: &mut [u8], tt: &mut Vec<u32>) -> Res<usize> {
-    let crc = Crc::new();
+    let crc = &CRC;
     let mut rest = input;
     let mut done = 0;
     loop {
-        let used = decode_stream(rest, dst, &mut done, &crc, tt)?;
+        let used = decode_stream(rest, dst, &mut done, crc, tt)?;
         rest = &rest[used..];
         if rest.is_empty() {
             return Ok(done);

@@ -211,11 +211,14 @@ impl FileMut {
         })
     }
 
-    /// Defines the type `T` stands for (and the types it uses) in the root group, as georust's
-    /// `add_type`; a type of the same name and layout defined already is reused.
+    /// Defines the type `T` stands for in the root group, as georust's `add_type`; a type of the
+    /// same name and layout defined already is reused. As in georust, the user types it uses
+    /// (compound members, a vlen's base) must be added first; [`FileMut::add_variable`] defines
+    /// every type it needs.
     ///
     /// # Errors
-    /// NC_ENAMEINUSE when a different type has that name; NC_ENOTNC4 for the classic formats.
+    /// NC_ENAMEINUSE when a different type has that name; NC_EBADTYPE when a user type it uses
+    /// is not defined yet; NC_ENOTNC4 for the classic formats.
     pub fn add_type<T: crate::NcTypeDescriptor>(&mut self) -> Result<crate::TypeId> {
         self.compact();
         self.add_type_from_descriptor(T::type_descriptor())

@@ -291,7 +291,8 @@ impl<'f> GroupMut<'f> {
             })
     }
 
-    /// Defines the type `T` stands for (and the types it uses) in this group.
+    /// Defines the type `T` stands for in this group (the user types it uses must be defined
+    /// already, as in georust).
     ///
     /// # Errors
     /// As [`FileMut::add_type`].

@@ -126,17 +126,38 @@ fn compatible(have: &NcVariableType, want: &NcVariableType) -> bool {
 /// Defines the type `d` in group `g` (and first the types it uses) unless a type of its name is
 /// visible there already, which must then be compatible; returns its netCDF type.
 pub(crate) fn add_descriptor(file: &FileMut, g: GroupId, d: &NcVariableType) -> Result<NcType> {
-    add_descriptor_from(file, g, d, find_visible_type)
+    add_descriptor_from(file, g, d, find_visible_type, true)
 }
 
-/// As [`add_descriptor`], but `d` itself is looked for in group `g` only (georust's `add_type`
-/// defines a type in the group asked even when an ancestor has one of that name).
+/// As [`add_descriptor`], but as georust's `add_type`: `d` itself is looked for in group `g`
+/// only (it is defined in the group asked even when an ancestor has one of that name), and the
+/// user types its members or base use must be defined already (NC_EBADTYPE otherwise; georust
+/// does not define them either).
 pub(crate) fn add_descriptor_here(
     file: &FileMut,
     g: GroupId,
     d: &NcVariableType,
 ) -> Result<NcType> {
-    add_descriptor_from(file, g, d, |s: &Schema, g, name: &str| s.find_type(g, name))
+    add_descriptor_from(
+        file,
+        g,
+        d,
+        |s: &Schema, g, name: &str| s.find_type(g, name),
+        false,
+    )
+}
+
+/// The netCDF type of a compound member's or a vlen's base type `d`: defined first if need be
+/// when `define` is set, else it must be an atomic type or a defined user type (visible from
+/// `g`).
+fn part_type(file: &FileMut, g: GroupId, d: &NcVariableType, define: bool) -> Result<NcType> {
+    match type_name(d) {
+        Some(name) if !define && find_visible_type(file.schema(), g, name).is_none() => fail(
+            ErrorKind::BadType,
+            format!("type {name} is not defined: add it before the types that use it"),
+        ),
+        _ => add_descriptor(file, g, d),
+    }
 }
 
 fn add_descriptor_from(
@@ -144,6 +165,7 @@ fn add_descriptor_from(
     g: GroupId,
     d: &NcVariableType,
     find: impl FnOnce(&Schema, GroupId, &str) -> Option<TypeId>,
+    define_parts: bool,
 ) -> Result<NcType> {
     use NcVariableType as V;
     let Some(name) = type_name(d) else {
@@ -172,7 +194,7 @@ fn add_descriptor_from(
                 fields.push(CompoundField {
                     name: f.name.clone(),
                     offset: f.offset,
-                    typ: add_descriptor(file, g, &f.basetype)?,
+                    typ: part_type(file, g, &f.basetype, define_parts)?,
                     dims: f.arraydims.clone().unwrap_or_default(),
                 });
             }
@@ -192,7 +214,7 @@ fn add_descriptor_from(
         },
         V::Opaque(o) => UserTypeKind::Opaque { size: o.size },
         V::Vlen(v) => UserTypeKind::Vlen {
-            base: add_descriptor(file, g, &v.basetype)?,
+            base: part_type(file, g, &v.basetype, define_parts)?,
         },
         _ => unreachable!("atomic types returned above"),
     };
