@@ -76,7 +76,7 @@ fn reads_attributes_dimensions_and_groups() -> Result<(), Box<dyn std::error::Er
     let file = netcdf::open(&p)?;
 
     // Hidden attributes are not listed (netcdf-c's nc_inq_natts leaves them out).
-    let names: Vec<&str> = file.attributes().map(|a| a.name()).collect();
+    let names: Vec<String> = file.attributes().map(|a| a.name().to_owned()).collect();
     assert_eq!(names, ["title", "version", "levels", "tags"]);
     assert!(file.attribute("_NCProperties").is_some());
     assert_eq!(
@@ -138,7 +138,7 @@ fn reads_attributes_dimensions_and_groups() -> Result<(), Box<dyn std::error::Er
     assert!(grid.fill_value::<f64>().is_err());
     assert_eq!(grid.endianness()?, netcdf::Endianness::Little);
     assert_eq!(grid.chunking()?, None);
-    let attrs: Vec<&str> = grid.attributes().map(|a| a.name()).collect();
+    let attrs: Vec<String> = grid.attributes().map(|a| a.name().to_owned()).collect();
     assert_eq!(attrs, ["units", "valid_range", "_FillValue"]);
 
     // Strings and chars.

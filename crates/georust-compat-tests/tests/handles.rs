@@ -50,9 +50,10 @@ fn names_are_strings() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(groups, ["grp"]);
     let d: String = file.dimension("x").unwrap().name();
     assert_eq!(d, "x");
-    // An attribute's name is a `&str` in georust too.
-    let att: &str = file.attribute("title").unwrap().name();
-    assert_eq!(att, "title");
+    // As in georust, an attribute is a handle whose name is a `&str`.
+    let att: netcdf::Attribute = file.attribute("title").unwrap();
+    let name: &str = att.name();
+    assert_eq!(name, "title");
     assert_eq!(file.path()?, path);
     file.close()?;
     Ok(())
@@ -174,7 +175,7 @@ fn group_mut_reads_like_a_group() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(names, ["v", "w"]);
     let dims: Vec<(String, usize)> = g.dimensions().map(|d| (d.name(), d.len())).collect();
     assert_eq!(dims, [("d".to_string(), 3)]);
-    let atts: Vec<&str> = g.attributes().map(|a| a.name()).collect();
+    let atts: Vec<String> = g.attributes().map(|a| a.name().to_owned()).collect();
     assert_eq!(atts, ["a"]);
     let a: i32 = g.attribute_value("a").unwrap()?.try_into()?;
     assert_eq!(a, 1);

@@ -1,9 +1,99 @@
-//! Attribute values as georust `netcdf` has them: [`AttributeValue`], one value or a vector of
-//! one type, with `From` conversions to write and `TryFrom` conversions to read; and the
-//! [`Attribute`] accessors `name()` and `value()`.
+//! Attributes as georust `netcdf` has them: the [`Attribute`] handle with `name()` and
+//! `value()`, and [`AttributeValue`], one value or a vector of one type, with `From`
+//! conversions to write and `TryFrom` conversions to read; [`IntoAttributeValues`], what the
+//! attribute writers take.
+
+use std::borrow::Cow;
 
 use crate::error::{fail, Error, ErrorKind, Result};
-use crate::model::{Attribute, Values};
+use crate::model::{self, Values};
+
+/// An attribute of a file, group or variable, as georust `netcdf`'s `Attribute<'a>`: read from
+/// a file it borrows the file's description; returned by the attribute writers it owns the
+/// attribute written. It derefs to the [`model::Attribute`] (`name`, typed `values`).
+#[derive(Clone, PartialEq)]
+pub struct Attribute<'a> {
+    att: Cow<'a, model::Attribute>,
+}
+
+impl<'a> Attribute<'a> {
+    /// The handle of an attribute in a file's description.
+    pub(crate) fn borrowed(att: &'a model::Attribute) -> Self {
+        Attribute {
+            att: Cow::Borrowed(att),
+        }
+    }
+
+    /// The handle of an attribute just written.
+    pub(crate) fn owned(att: model::Attribute) -> Attribute<'static> {
+        Attribute {
+            att: Cow::Owned(att),
+        }
+    }
+
+    /// The attribute's name.
+    pub fn name(&self) -> &str {
+        &self.att.name
+    }
+
+    /// The attribute's value as georust `netcdf` gives it.
+    ///
+    /// # Errors
+    /// NC_EBADTYPE for an attribute of a user-defined type (read those from
+    /// [`Attribute::values`]).
+    pub fn value(&self) -> Result<AttributeValue> {
+        self.att.value()
+    }
+
+    /// The attribute's typed values (every netCDF type, user-defined ones included).
+    pub fn values(&self) -> &Values {
+        &self.att.values
+    }
+
+    /// The attribute itself, no longer tied to the file.
+    pub fn into_owned(self) -> model::Attribute {
+        self.att.into_owned()
+    }
+}
+
+impl std::ops::Deref for Attribute<'_> {
+    type Target = model::Attribute;
+    fn deref(&self) -> &model::Attribute {
+        &self.att
+    }
+}
+
+impl std::fmt::Debug for Attribute<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.att.fmt(f)
+    }
+}
+
+impl PartialEq<model::Attribute> for Attribute<'_> {
+    fn eq(&self, other: &model::Attribute) -> bool {
+        *self.att == *other
+    }
+}
+
+/// What the attribute writers (`put_attribute`, `add_attribute`) take: anything that converts
+/// to an [`AttributeValue`], as in georust `netcdf` (so `T: Into<AttributeValue>` in generic
+/// code works), and purecdf's [`Values`], which also holds user-defined types.
+pub trait IntoAttributeValues {
+    /// The values to write.
+    fn into_attribute_values(self) -> Values;
+}
+
+impl<T: Into<AttributeValue>> IntoAttributeValues for T {
+    fn into_attribute_values(self) -> Values {
+        self.into().into()
+    }
+}
+
+impl IntoAttributeValues for Values {
+    fn into_attribute_values(self) -> Values {
+        self
+    }
+}
 
 /// An attribute's value, with georust `netcdf`'s variant names: a single value for an attribute
 /// of length one, a vector otherwise; char attributes are [`AttributeValue::Str`] and string
@@ -62,7 +152,7 @@ pub(crate) fn is_hidden(name: &str) -> bool {
     matches!(name, "_NCProperties" | "_IsNetcdf4" | "_SuperblockVersion")
 }
 
-impl Attribute {
+impl model::Attribute {
     /// The attribute's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -148,45 +238,70 @@ impl From<AttributeValue> for Values {
     }
 }
 
-/// Anything that converts to [`Values`] converts to an [`AttributeValue`].
-macro_rules! from_via_values {
-    ($($t:ty),*) => {$(
+/// Each atomic Rust value and vector converts to the [`AttributeValue`] variant of its type.
+macro_rules! attribute_value_from {
+    ($($t:ty => $one:ident, $many:ident;)*) => {$(
         impl From<$t> for AttributeValue {
             fn from(x: $t) -> Self {
-                let v: Values = x.into();
-                AttributeValue::try_from(&v).unwrap_or_else(|_| unreachable!("atomic values"))
+                AttributeValue::$one(x)
+            }
+        }
+        impl From<Vec<$t>> for AttributeValue {
+            fn from(x: Vec<$t>) -> Self {
+                AttributeValue::$many(x)
             }
         }
     )*};
 }
-from_via_values!(
-    u8,
-    i8,
-    u16,
-    i16,
-    u32,
-    i32,
-    u64,
-    i64,
-    f32,
-    f64,
-    Vec<u8>,
-    Vec<i8>,
-    Vec<u16>,
-    Vec<i16>,
-    Vec<u32>,
-    Vec<i32>,
-    Vec<u64>,
-    Vec<i64>,
-    Vec<f32>,
-    Vec<f64>,
-    &str,
-    String,
-    Vec<String>,
-    &[String],
-    &[&str],
-    Vec<&str>
-);
+attribute_value_from! {
+    u8 => Uchar, Uchars;
+    i8 => Schar, Schars;
+    u16 => Ushort, Ushorts;
+    i16 => Short, Shorts;
+    u32 => Uint, Uints;
+    i32 => Int, Ints;
+    u64 => Ulonglong, Ulonglongs;
+    i64 => Longlong, Longlongs;
+    f32 => Float, Floats;
+    f64 => Double, Doubles;
+}
+
+impl From<&str> for AttributeValue {
+    /// Char text, every byte kept (NULs included).
+    fn from(s: &str) -> Self {
+        AttributeValue::Str(s.to_owned())
+    }
+}
+impl From<String> for AttributeValue {
+    /// Char text, every byte kept (NULs included).
+    fn from(s: String) -> Self {
+        AttributeValue::Str(s)
+    }
+}
+impl From<Vec<String>> for AttributeValue {
+    /// NC_STRING values.
+    fn from(s: Vec<String>) -> Self {
+        AttributeValue::Strs(s)
+    }
+}
+impl From<&[String]> for AttributeValue {
+    /// NC_STRING values.
+    fn from(s: &[String]) -> Self {
+        AttributeValue::Strs(s.to_vec())
+    }
+}
+impl From<&[&str]> for AttributeValue {
+    /// NC_STRING values.
+    fn from(s: &[&str]) -> Self {
+        AttributeValue::Strs(s.iter().map(|s| (*s).to_owned()).collect())
+    }
+}
+impl From<Vec<&str>> for AttributeValue {
+    /// NC_STRING values.
+    fn from(s: Vec<&str>) -> Self {
+        AttributeValue::from(s.as_slice())
+    }
+}
 
 impl From<Vec<String>> for Values {
     /// NC_STRING values.

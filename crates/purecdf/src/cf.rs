@@ -51,7 +51,7 @@ impl CfDecoding {
     /// ignored, as xarray ignores what it cannot use).
     pub fn of(var: &Variable<'_>) -> CfDecoding {
         let num = |name: &str| {
-            var.attribute(name)
+            var.attribute_def(name)
                 .map(|a| &a.values)
                 .filter(|v| v.nc_type().is_numeric() && !v.is_empty())
         };
@@ -244,7 +244,7 @@ impl Variable<'_> {
             e => e,
         };
         let text = self.get_text(extents)?;
-        let encoding = match self.attribute("_Encoding").map(|a| &a.values) {
+        let encoding = match self.attribute_def("_Encoding").map(|a| &a.values) {
             None => None,
             Some(Values::Char(c)) => Some(String::from_utf8_lossy(c).to_ascii_lowercase()),
             Some(Values::String(s)) if s.len() == 1 => {

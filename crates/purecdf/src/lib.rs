@@ -264,7 +264,7 @@ mod remote;
 mod selection;
 pub mod types;
 
-pub use attribute::AttributeValue;
+pub use attribute::{Attribute, AttributeValue, IntoAttributeValues};
 pub use backend::{Chunking, ExtendedFormat, Format, Quantize};
 pub use convert::NcElement;
 pub use dispatch::{
@@ -287,7 +287,7 @@ pub use purecdf_store as store;
 pub fn filter_available(id: u32) -> bool {
     u16::try_from(id).is_ok_and(purecdf_hdf5::filter::is_available)
 }
-pub use model::{Attribute, DimId, GroupId, NcType, Schema, TypeId, Value, Values, VarId};
+pub use model::{DimId, GroupId, NcType, Schema, TypeId, Value, Values, VarId};
 /// Derives [`NcTypeDescriptor`] for a `#[repr(C)]` struct (a compound type) or an enum with an
 /// integer `repr` (an enum type); see [`types`].
 #[cfg(feature = "derive")]

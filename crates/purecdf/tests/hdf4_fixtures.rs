@@ -51,7 +51,7 @@ fn json_f64s(v: &Value) -> Vec<f64> {
 
 fn check_attributes<'a>(
     what: &str,
-    got: impl Iterator<Item = &'a purecdf::Attribute>,
+    got: impl Iterator<Item = purecdf::Attribute<'a>>,
     want: &Value,
     failures: &mut Vec<String>,
 ) {

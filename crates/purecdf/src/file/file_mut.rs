@@ -366,9 +366,14 @@ impl FileMut {
     ///
     /// # Errors
     /// As netcdf-c's `nc_put_att`.
-    pub fn add_attribute(&mut self, name: &str, values: impl Into<Values>) -> Result<Attribute> {
+    pub fn add_attribute(
+        &mut self,
+        name: &str,
+        values: impl crate::IntoAttributeValues,
+    ) -> Result<crate::Attribute<'static>> {
         self.compact();
-        self.add_attribute_at(ROOT, name, values.into())
+        self.add_attribute_at(ROOT, name, values.into_attribute_values())
+            .map(crate::Attribute::owned)
     }
 
     /// [`FileMut::put_attribute`], then the attribute as the dataset holds it.

@@ -3,8 +3,9 @@
 
 use super::{Dimension, DimensionIdentifier, File, FileMut, Variable, VariableMut};
 use crate::attribute::is_hidden;
+use crate::attribute::Attribute;
 use crate::error::Result;
-use crate::model::{Attribute, GroupId, NcType};
+use crate::model::{GroupId, NcType};
 use crate::types::{NcTypeDescriptor, NcVariableType};
 use crate::AttributeValue;
 
@@ -63,20 +64,26 @@ impl<'f> Group<'f> {
     }
 
     /// An attribute of the group by name, or of a group below it by path (`a/b/att`).
-    pub fn attribute(&self, name: &str) -> Option<&'f Attribute> {
+    pub fn attribute(&self, name: &str) -> Option<Attribute<'f>> {
         let (g, leaf) = self.file.resolve_path_from(self.id, name)?;
         let atts = &self.file.schema_for_names().group(g).atts;
-        atts.iter().find(|a| a.name == leaf)
+        atts.iter()
+            .find(|a| a.name == leaf)
+            .map(Attribute::borrowed)
     }
 
     /// The group's attributes in creation order (without netcdf-c's hidden ones).
-    pub fn attributes(&self) -> impl Iterator<Item = &'f Attribute> {
-        self.def().atts.iter().filter(|a| !is_hidden(&a.name))
+    pub fn attributes(&self) -> impl Iterator<Item = Attribute<'f>> {
+        self.def()
+            .atts
+            .iter()
+            .filter(|a| !is_hidden(&a.name))
+            .map(Attribute::borrowed)
     }
 
     /// An attribute's value by name: `None` when there is no such attribute.
     pub fn attribute_value(&self, name: &str) -> Option<Result<AttributeValue>> {
-        self.attribute(name).map(Attribute::value)
+        self.attribute(name).map(|a| a.value())
     }
 
     /// A dimension by name, of this group or an enclosing one (as netcdf-c finds it), or by
@@ -194,10 +201,11 @@ impl<'f> GroupMut<'f> {
     pub fn add_attribute(
         &mut self,
         name: &str,
-        value: impl Into<crate::Values>,
-    ) -> Result<Attribute> {
+        value: impl crate::IntoAttributeValues,
+    ) -> Result<Attribute<'static>> {
         self.file
-            .add_attribute_at(self.group.id, name, value.into())
+            .add_attribute_at(self.group.id, name, value.into_attribute_values())
+            .map(Attribute::owned)
     }
 
     /// Adds a fixed-length dimension to the group (length 0: unlimited), returning it.

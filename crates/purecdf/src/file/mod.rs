@@ -25,10 +25,11 @@ pub use variable_mut::VariableMut;
 
 use std::path::{Path, PathBuf};
 
+use crate::attribute::Attribute;
 use crate::backend::{Backend, Format};
 use crate::convert::NcElement;
 use crate::error::{fail, Error, ErrorKind, Result};
-use crate::model::{Attribute, DimId, GroupId, NcType, Schema, Values, VarId, ROOT};
+use crate::model::{DimId, GroupId, NcType, Schema, Values, VarId, ROOT};
 use crate::selection::{Extents, Hyperslab};
 
 /// The backend of a dataset: read-only (no lock), or writable behind a [`writer::Writer`].
@@ -215,17 +216,18 @@ impl File {
 
     /// Global attributes, in creation order. The attributes netcdf-c hides (`_NCProperties`,
     /// `_IsNetcdf4`, `_SuperblockVersion`) are left out; [`File::attribute`] finds them by name.
-    pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
+    pub fn attributes(&self) -> impl Iterator<Item = Attribute<'_>> {
         self.schema_for_names()
             .group(ROOT)
             .atts
             .iter()
             .filter(|a| !crate::attribute::is_hidden(&a.name))
+            .map(Attribute::borrowed)
     }
 
     /// A global attribute's value by name: `None` when there is no such attribute.
     pub fn attribute_value(&self, name: &str) -> Option<Result<crate::AttributeValue>> {
-        self.attribute(name).map(Attribute::value)
+        self.attribute(name).map(|a| a.value())
     }
 
     /// The root group (always there: an `Option` as in georust `netcdf`).
@@ -292,13 +294,14 @@ impl File {
     }
 
     /// A global attribute by name, or a group's attribute by path (`grp/att`).
-    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+    pub fn attribute(&self, name: &str) -> Option<Attribute<'_>> {
         let (g, leaf) = self.resolve_path(name)?;
         self.schema_for_names()
             .group(g)
             .atts
             .iter()
             .find(|a| a.name == leaf)
+            .map(Attribute::borrowed)
     }
 
     /// The group and the last part of a path below the root (`a/b/name`, `/a/b/name`, or a

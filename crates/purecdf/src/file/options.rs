@@ -38,47 +38,45 @@ impl From<Format> for CreateOptions {
     }
 }
 
-/// netcdf-c's mode flags as georust `netcdf` names them, for [`crate::create_with`] and
-/// [`crate::open_with`]: `Options::NETCDF4 | Options::NOCLOBBER`. The empty set creates a
-/// classic (CDF-1) file.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Options(i32);
+bitflags::bitflags! {
+    /// netcdf-c's mode flags as georust `netcdf` names them, for [`crate::create_with`] and
+    /// [`crate::open_with`]: `Options::NETCDF4 | Options::NOCLOBBER`. The empty set creates a
+    /// classic (CDF-1) file. A `bitflags` type, as georust's: `insert`, `remove`, `contains`,
+    /// `union`, `from_bits`, `is_empty` and the operators work the same, and unknown bits are
+    /// kept.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+    pub struct Options: i32 {
+        /// Open with write permission (`NC_WRITE`; use [`crate::append`] for a writable file).
+        const WRITE = 0x0001;
+        /// Fail if the file exists (`NC_NOCLOBBER`).
+        const NOCLOBBER = 0x0004;
+        /// Keep the file in memory until it is closed (`NC_DISKLESS`).
+        const DISKLESS = 0x0008;
+        /// The CDF-5 format (`NC_64BIT_DATA`).
+        const _64BIT_DATA = 0x0020;
+        /// The CDF-2 format (`NC_64BIT_OFFSET`).
+        const _64BIT_OFFSET = 0x0200;
+        /// With `NETCDF4`: the netCDF-4 classic model (`NC_CLASSIC_MODEL`).
+        const CLASSIC = 0x0100;
+        /// Limit buffering (`NC_SHARE`; no effect here).
+        const SHARE = 0x0800;
+        /// The netCDF-4 (HDF5) format (`NC_NETCDF4`).
+        const NETCDF4 = 0x1000;
+        /// Read from memory (`NC_INMEMORY`; use [`crate::open_mem`]).
+        const INMEMORY = 0x8000;
+        /// No attribute creation order in netCDF-4 files (`NC_NOATTCREORD`; purecdf always
+        /// tracks it, as netcdf-c does by default).
+        const NOATTCREORD = 0x20000;
+        /// No dimension scales attached to variables (`NC_NODIMSCALE_ATTACH`; purecdf always
+        /// attaches them, as netcdf-c does by default).
+        const NODIMSCALE_ATTACH = 0x40000;
+
+        // Other netcdf-c mode bits are kept as they are.
+        const _ = !0;
+    }
+}
 
 impl Options {
-    /// Open with write permission (`NC_WRITE`; use [`crate::append`] for a writable file).
-    pub const WRITE: Options = Options(0x0001);
-    /// Fail if the file exists (`NC_NOCLOBBER`).
-    pub const NOCLOBBER: Options = Options(0x0004);
-    /// Keep the file in memory until it is closed (`NC_DISKLESS`).
-    pub const DISKLESS: Options = Options(0x0008);
-    /// The CDF-5 format (`NC_64BIT_DATA`).
-    pub const _64BIT_DATA: Options = Options(0x0020);
-    /// The CDF-2 format (`NC_64BIT_OFFSET`).
-    pub const _64BIT_OFFSET: Options = Options(0x0200);
-    /// With `NETCDF4`: the netCDF-4 classic model (`NC_CLASSIC_MODEL`).
-    pub const CLASSIC: Options = Options(0x0100);
-    /// Limit buffering (`NC_SHARE`; no effect here).
-    pub const SHARE: Options = Options(0x0800);
-    /// The netCDF-4 (HDF5) format (`NC_NETCDF4`).
-    pub const NETCDF4: Options = Options(0x1000);
-    /// Read from memory (`NC_INMEMORY`; use [`crate::open_mem`]).
-    pub const INMEMORY: Options = Options(0x8000);
-
-    /// No flags.
-    pub const fn empty() -> Options {
-        Options(0)
-    }
-
-    /// The netcdf-c mode bits.
-    pub const fn bits(self) -> i32 {
-        self.0
-    }
-
-    /// True when every flag of `other` is set.
-    pub const fn contains(self, other: Options) -> bool {
-        self.0 & other.0 == other.0
-    }
-
     /// The format these flags create, as `nc_create` picks it.
     pub fn format(self) -> Format {
         match (
@@ -91,19 +89,6 @@ impl Options {
             _ if self.contains(Options::_64BIT_OFFSET) => Format::Offset64,
             _ => Format::Classic,
         }
-    }
-}
-
-impl std::ops::BitOr for Options {
-    type Output = Options;
-    fn bitor(self, rhs: Options) -> Options {
-        Options(self.0 | rhs.0)
-    }
-}
-
-impl std::ops::BitOrAssign for Options {
-    fn bitor_assign(&mut self, rhs: Options) {
-        self.0 |= rhs.0;
     }
 }
 

@@ -4,11 +4,12 @@
 
 use super::{bytes_of_mut, check_raw_len, check_slab, raw_byte_access, raw_size, Dimension, File};
 use crate::alloc::zeroed;
+use crate::attribute::Attribute;
 use crate::attribute::{is_hidden, AttributeValue};
 use crate::backend::Backend;
 use crate::convert::{self, NcElement};
 use crate::error::{fail, Error, ErrorKind, Result};
-use crate::model::{Attribute, NcType, Values, VarId};
+use crate::model::{self, NcType, Values, VarId};
 use crate::selection::{extents, Extents, Hyperslab};
 use crate::types::NcTypeDescriptor;
 
@@ -124,18 +125,27 @@ impl<'f> Variable<'f> {
     }
 
     /// Attributes in creation order.
-    pub fn attributes(&self) -> impl Iterator<Item = &'f Attribute> {
-        self.def_names().atts.iter().filter(|a| !is_hidden(&a.name))
+    pub fn attributes(&self) -> impl Iterator<Item = Attribute<'f>> {
+        self.def_names()
+            .atts
+            .iter()
+            .filter(|a| !is_hidden(&a.name))
+            .map(Attribute::borrowed)
     }
 
     /// An attribute by name.
-    pub fn attribute(&self, name: &str) -> Option<&'f Attribute> {
+    pub fn attribute(&self, name: &str) -> Option<Attribute<'f>> {
+        self.attribute_def(name).map(Attribute::borrowed)
+    }
+
+    /// An attribute by name, as the dataset's description holds it.
+    pub(crate) fn attribute_def(&self, name: &str) -> Option<&'f model::Attribute> {
         self.def_names().att(name)
     }
 
     /// An attribute's value by name: `None` when there is no such attribute.
     pub fn attribute_value(&self, name: &str) -> Option<Result<AttributeValue>> {
-        self.attribute(name).map(Attribute::value)
+        self.def_names().att(name).map(model::Attribute::value)
     }
 
     /// The byte order of the data in the file.

@@ -4,7 +4,7 @@
 
 use super::{FileMut, Variable};
 use crate::error::{fail, Error, ErrorKind, Result};
-use crate::model::{Attribute, NcType, Values, VarId};
+use crate::model::{NcType, Values, VarId};
 use crate::selection::{extents, Extent, Extents};
 use crate::types::NcTypeDescriptor;
 use crate::{Chunking, Endianness, Quantize};
@@ -49,10 +49,15 @@ impl<'f> VariableMut<'f> {
     ///
     /// # Errors
     /// As netcdf-c's `nc_put_att`.
-    pub fn put_attribute(&mut self, name: &str, value: impl Into<Values>) -> Result<Attribute> {
+    pub fn put_attribute(
+        &mut self,
+        name: &str,
+        value: impl crate::IntoAttributeValues,
+    ) -> Result<crate::Attribute<'static>> {
         let g = self.var.group_id();
         self.file
-            .put_attribute_returned(g, Some(self.id), name, value.into())
+            .put_attribute_returned(g, Some(self.id), name, value.into_attribute_values())
+            .map(crate::Attribute::owned)
     }
 
     /// Deletes an attribute of the variable (`nc_del_att`).
