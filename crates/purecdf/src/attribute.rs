@@ -152,6 +152,13 @@ pub(crate) fn is_hidden(name: &str) -> bool {
     matches!(name, "_NCProperties" | "_IsNetcdf4" | "_SuperblockVersion")
 }
 
+/// Handles of the attributes in `atts` that attribute lists show (not the hidden ones).
+pub(crate) fn listed(atts: &[model::Attribute]) -> impl Iterator<Item = Attribute<'_>> {
+    atts.iter()
+        .filter(|a| !is_hidden(&a.name))
+        .map(Attribute::borrowed)
+}
+
 impl model::Attribute {
     /// The attribute's name.
     pub fn name(&self) -> &str {

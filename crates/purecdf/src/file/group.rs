@@ -2,7 +2,6 @@
 //! any), with georust `netcdf`'s names for what a group holds and what can be added to it.
 
 use super::{Dimension, DimensionIdentifier, File, FileMut, Variable, VariableMut};
-use crate::attribute::is_hidden;
 use crate::attribute::Attribute;
 use crate::error::Result;
 use crate::model::{GroupId, NcType};
@@ -74,11 +73,7 @@ impl<'f> Group<'f> {
 
     /// The group's attributes in creation order (without netcdf-c's hidden ones).
     pub fn attributes(&self) -> impl Iterator<Item = Attribute<'f>> {
-        self.def()
-            .atts
-            .iter()
-            .filter(|a| !is_hidden(&a.name))
-            .map(Attribute::borrowed)
+        crate::attribute::listed(&self.def().atts)
     }
 
     /// An attribute's value by name: `None` when there is no such attribute.

@@ -217,12 +217,7 @@ impl File {
     /// Global attributes, in creation order. The attributes netcdf-c hides (`_NCProperties`,
     /// `_IsNetcdf4`, `_SuperblockVersion`) are left out; [`File::attribute`] finds them by name.
     pub fn attributes(&self) -> impl Iterator<Item = Attribute<'_>> {
-        self.schema_for_names()
-            .group(ROOT)
-            .atts
-            .iter()
-            .filter(|a| !crate::attribute::is_hidden(&a.name))
-            .map(Attribute::borrowed)
+        crate::attribute::listed(&self.schema_for_names().group(ROOT).atts)
     }
 
     /// A global attribute's value by name: `None` when there is no such attribute.

@@ -5,7 +5,7 @@
 use super::{bytes_of_mut, check_raw_len, check_slab, raw_byte_access, raw_size, Dimension, File};
 use crate::alloc::zeroed;
 use crate::attribute::Attribute;
-use crate::attribute::{is_hidden, AttributeValue};
+use crate::attribute::AttributeValue;
 use crate::backend::Backend;
 use crate::convert::{self, NcElement};
 use crate::error::{fail, Error, ErrorKind, Result};
@@ -126,11 +126,7 @@ impl<'f> Variable<'f> {
 
     /// Attributes in creation order.
     pub fn attributes(&self) -> impl Iterator<Item = Attribute<'f>> {
-        self.def_names()
-            .atts
-            .iter()
-            .filter(|a| !is_hidden(&a.name))
-            .map(Attribute::borrowed)
+        crate::attribute::listed(&self.def_names().atts)
     }
 
     /// An attribute by name.
