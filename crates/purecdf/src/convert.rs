@@ -164,7 +164,7 @@ fn convert_one<S: NcElement, T: NcElement>(s: S) -> Option<T> {
 
 /// Converts a slice of one numeric type into another, pushing into `out`. Out-of-range values
 /// become `T`'s default fill; returns `Err(NC_ERANGE)` after converting everything if any was.
-pub fn convert_slice<S: NcElement, T: NcElement>(src: &[S], out: &mut Vec<T>) -> Result<()> {
+pub(crate) fn convert_slice<S: NcElement, T: NcElement>(src: &[S], out: &mut Vec<T>) -> Result<()> {
     if S::NC_TYPE == T::NC_TYPE {
         // Same representation: a plain copy.
         out.extend(src.iter().map(|s| {
@@ -192,7 +192,11 @@ pub fn convert_slice<S: NcElement, T: NcElement>(src: &[S], out: &mut Vec<T>) ->
 
 /// Converts native-endian raw values of external type `src_type` into `T`, appending to `out`.
 /// Char and string external types fail with NC_ECHAR / NC_EBADTYPE.
-pub fn convert_raw<T: NcElement>(src_type: NcType, raw: &[u8], out: &mut Vec<T>) -> Result<()> {
+pub(crate) fn convert_raw<T: NcElement>(
+    src_type: NcType,
+    raw: &[u8],
+    out: &mut Vec<T>,
+) -> Result<()> {
     macro_rules! go {
         ($s:ty) => {{
             let size = std::mem::size_of::<$s>();
@@ -222,7 +226,11 @@ pub fn convert_raw<T: NcElement>(src_type: NcType, raw: &[u8], out: &mut Vec<T>)
 
 /// Converts values of memory type `T` into native-endian raw bytes of external type `dst_type`,
 /// appending to `out`.
-pub fn convert_to_raw<T: NcElement>(src: &[T], dst_type: NcType, out: &mut Vec<u8>) -> Result<()> {
+pub(crate) fn convert_to_raw<T: NcElement>(
+    src: &[T],
+    dst_type: NcType,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     macro_rules! go {
         ($d:ty) => {{
             let size = std::mem::size_of::<$d>();
@@ -253,7 +261,7 @@ pub fn convert_to_raw<T: NcElement>(src: &[T], dst_type: NcType, out: &mut Vec<u
 }
 
 /// Decodes native-endian raw bytes of an atomic fixed-size type into [`Values`].
-pub fn values_from_ne_bytes(typ: NcType, raw: &[u8]) -> Result<Values> {
+pub(crate) fn values_from_ne_bytes(typ: NcType, raw: &[u8]) -> Result<Values> {
     fn v<T: NcElement>(raw: &[u8]) -> Vec<T> {
         raw.chunks_exact(T::SIZE).map(T::read_ne).collect()
     }
@@ -274,7 +282,7 @@ pub fn values_from_ne_bytes(typ: NcType, raw: &[u8]) -> Result<Values> {
 }
 
 /// Encodes atomic fixed-size [`Values`] as native-endian raw bytes.
-pub fn values_to_ne_bytes(values: &Values) -> Result<Vec<u8>> {
+pub(crate) fn values_to_ne_bytes(values: &Values) -> Result<Vec<u8>> {
     fn b<T: NcElement>(v: &[T]) -> Vec<u8> {
         let mut out = vec![0u8; v.len() * T::SIZE];
         for (x, c) in v.iter().zip(out.chunks_exact_mut(T::SIZE)) {
@@ -300,7 +308,7 @@ pub fn values_to_ne_bytes(values: &Values) -> Result<Vec<u8>> {
 
 /// Converts atomic numeric [`Values`] to another numeric type (used for attributes and `nccopy`);
 /// NC_ERANGE if any value was out of range (those become the default fill).
-pub fn convert_values(values: &Values, to: NcType) -> Result<Values> {
+pub(crate) fn convert_values(values: &Values, to: NcType) -> Result<Values> {
     if values.nc_type() == to {
         return Ok(values.clone());
     }
@@ -330,7 +338,7 @@ pub fn convert_values(values: &Values, to: NcType) -> Result<Values> {
 }
 
 /// The default fill value of an atomic type as a one-element [`Values`] (string: `""`).
-pub fn default_fill(typ: NcType) -> Option<Values> {
+pub(crate) fn default_fill(typ: NcType) -> Option<Values> {
     Some(match typ {
         NcType::Byte => Values::Byte(vec![fill::BYTE]),
         NcType::Char => Values::Char(vec![fill::CHAR]),

@@ -233,40 +233,67 @@
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
-// The modules marked `#[doc(hidden)]` are internals the command-line tools (`purecdf-cli`) use:
-// CDL parsing and printing, the format backends, type conversion and filter specs. They are not
-// part of the API and may change in any release.
+/// Internals stay private: each of these must fail to compile.
+///
+/// ```compile_fail
+/// use purecdf::classic::ClassicFile;
+/// ```
+/// ```compile_fail
+/// use purecdf::netcdf4::Netcdf4File;
+/// ```
+/// ```compile_fail
+/// use purecdf::nczarr::NczarrWriter;
+/// ```
+/// ```compile_fail
+/// use purecdf::hdf4::Hdf4Backend;
+/// ```
+/// ```compile_fail
+/// use purecdf::io::ByteSource;
+/// ```
+/// ```compile_fail
+/// let _ = purecdf::convert::values_to_ne_bytes;
+/// ```
+/// ```compile_fail
+/// let _ = purecdf::model::stored_name_key;
+/// ```
+/// ```compile_fail
+/// let _ = purecdf::cdl::print::number::push_g;
+/// ```
+/// ```compile_fail
+/// let v = purecdf::Values::Int(vec![1]);
+/// purecdf::for_each_values!(v, x => x.len(), _t, u => u.len());
+/// ```
+#[cfg(doctest)]
+struct PrivateInternals;
+
+// The format backends, type conversion and the rest are private; what the command-line tools
+// (`purecdf-cli`) use is public API: `cdl` (parsing as ncgen, printing as ncdump) and
+// `filter_spec` (netcdf-c's filter text syntax).
 mod alloc;
 mod attribute;
 pub(crate) mod backend;
-#[doc(hidden)]
 pub mod cdl;
 pub mod cf;
-#[doc(hidden)]
-pub mod classic;
-#[doc(hidden)]
-pub mod convert;
+mod classic;
+mod convert;
 mod dispatch;
 mod error;
 mod file;
-#[doc(hidden)]
 pub mod filter_spec;
 mod georust_error;
-pub mod hdf4;
+mod hdf4;
 mod json;
 pub mod model;
 mod nc4def;
-#[doc(hidden)]
-pub mod nczarr;
-#[doc(hidden)]
-pub mod netcdf4;
+mod nczarr;
+mod netcdf4;
 mod remote;
 mod selection;
 pub mod types;
 
 pub use attribute::{Attribute, AttributeValue, IntoAttributeValues};
 pub use backend::{Chunking, ExtendedFormat, Format, Quantize};
-pub use convert::NcElement;
+pub use convert::{fill, NcElement};
 pub use dispatch::{
     append, create, create_with, open, open_bytes, open_mem, open_store, open_with, OpenOptions,
 };
@@ -298,9 +325,6 @@ pub use types::NcTypeDescriptor;
 // The derive macro names this crate `::purecdf` (or as the user's `Cargo.toml` renames it);
 // this lets its output build inside the crate too.
 extern crate self as purecdf;
-
-/// Byte sources (positional reads) shared with the HDF5 layer.
-pub use purecdf_hdf5::io;
 
 /// Handles are shareable between threads: concurrent reads need no lock.
 const _: () = {

@@ -107,7 +107,7 @@ pub(crate) fn open_bytes(_url: &str, _s3: bool) -> Result<File> {
 struct RemoteSource(std::sync::Arc<purecdf_store::remote::RangeReader>);
 
 #[cfg(feature = "remote")]
-impl crate::io::ByteSource for RemoteSource {
+impl purecdf_hdf5::io::ByteSource for RemoteSource {
     fn len(&self) -> u64 {
         self.0.len()
     }

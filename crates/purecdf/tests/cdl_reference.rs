@@ -293,8 +293,8 @@ fn var_hex(ds: &CdlDataset, v: VarId) -> String {
             match one {
                 Values::String(x) => Values::String(vec![x[0].clone(); n]),
                 other => {
-                    let b = purecdf::convert::values_to_ne_bytes(&other).unwrap();
-                    purecdf::convert::values_from_ne_bytes(var.typ, &b.repeat(n)).unwrap()
+                    let b = other.to_ne_bytes().unwrap();
+                    purecdf::Values::from_ne_bytes(var.typ, &b.repeat(n)).unwrap()
                 }
             }
         }
@@ -321,7 +321,7 @@ fn att_hex(v: &Values) -> String {
             out
         }
         Values::User(..) => String::new(),
-        other => match purecdf::convert::values_to_ne_bytes(other) {
+        other => match other.to_ne_bytes() {
             Ok(b) => format!(" ={}", hex(&b)),
             Err(_) => String::new(),
         },

@@ -63,7 +63,7 @@ fn our_dump(file: &Path) -> String {
         let vals = v
             .get_typed_values(..)
             .unwrap_or_else(|e| panic!("{}: {}: {e}", file.display(), v.name()));
-        let raw = purecdf::convert::values_to_ne_bytes(&vals).unwrap();
+        let raw = vals.to_ne_bytes().unwrap();
         let hex: String = raw.iter().map(|b| format!("{b:02x}")).collect();
         s += &format!("{} {} {hex}\n", v.name(), v.nc_type().code().unwrap());
     }

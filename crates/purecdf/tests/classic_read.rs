@@ -31,8 +31,8 @@ fn att(f: &purecdf::File, var: Option<&str>, name: &str) -> Values {
 
 const FB: i8 = -127;
 const FS: i16 = -32767;
-const FF: f32 = purecdf::convert::fill::FLOAT;
-const FD: f64 = purecdf::convert::fill::DOUBLE;
+const FF: f32 = purecdf::fill::FLOAT;
+const FD: f64 = purecdf::fill::DOUBLE;
 
 #[test]
 fn cdf1_every_type() {

@@ -115,7 +115,7 @@ fn values_round_trip_through_our_writer() {
     w.close().unwrap();
     let f = purecdf::open(&p).unwrap();
     assert_eq!(f.dimension("t").unwrap().len, 4);
-    let fd = purecdf::convert::fill::DOUBLE;
+    let fd = purecdf::fill::DOUBLE;
     assert_eq!(
         f.variable("a").unwrap().get_typed_values(..).unwrap(),
         Values::Double(vec![1., 2., 3., 4., 5., 6., fd, fd, fd, fd, fd, fd])

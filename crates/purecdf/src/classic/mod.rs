@@ -51,7 +51,7 @@ struct OldState {
 
 /// An open classic-format dataset (CDF-1, CDF-2 or CDF-5).
 #[derive(Debug)]
-pub struct ClassicFile {
+pub(crate) struct ClassicFile {
     /// Shared with the schema copies handed out for reading while writing
     /// ([`BackendMut::schema_arc`]): changed copy-on-write.
     schema: std::sync::Arc<Schema>,
@@ -95,7 +95,7 @@ impl ClassicFile {
     /// # Errors
     /// NC_ENOTNC for a bad magic number or list tag, NC_ETRUNC for a header cut short, NC_EVARSIZE
     /// for variables too large for the format, system errors from the file system.
-    pub fn open(path: &Path, writable: bool) -> Result<ClassicFile> {
+    pub(crate) fn open(path: &Path, writable: bool) -> Result<ClassicFile> {
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(writable)
@@ -120,15 +120,18 @@ impl ClassicFile {
     ///
     /// # Errors
     /// As [`ClassicFile::open`].
-    pub fn open_mem(bytes: Vec<u8>) -> Result<ClassicFile> {
+    pub(crate) fn open_mem(bytes: Vec<u8>) -> Result<ClassicFile> {
         Self::from_storage(Storage::Mem(bytes), false)
     }
 
-    /// Opens a classic file held by any byte source, read-only.
+    /// Opens a classic file held by any byte source, read-only (`#mode=bytes`).
     ///
     /// # Errors
     /// As [`ClassicFile::open`].
-    pub fn open_source(source: Box<dyn crate::io::ByteSource>) -> Result<ClassicFile> {
+    #[cfg(feature = "remote")]
+    pub(crate) fn open_source(
+        source: Box<dyn purecdf_hdf5::io::ByteSource>,
+    ) -> Result<ClassicFile> {
         Self::from_storage(Storage::Source(source), false)
     }
 
@@ -193,7 +196,7 @@ impl ClassicFile {
     /// # Errors
     /// NC_EEXIST with `noclobber` when the file exists; NC_EINVAL for a non-classic format;
     /// system errors from the file system.
-    pub fn create(
+    pub(crate) fn create(
         path: &Path,
         format: Format,
         noclobber: bool,
@@ -250,11 +253,6 @@ impl ClassicFile {
             }
             _ => Ok(parsed),
         }
-    }
-
-    /// The number of records (length of the unlimited dimension).
-    pub fn numrecs(&self) -> u64 {
-        self.numrecs
     }
 
     fn geom(&self, var: VarId) -> read::VarGeom {

@@ -9,7 +9,6 @@
 use std::fs::File;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::io::ByteSource;
 
 /// The bytes of a classic file.
 pub(crate) enum Storage {
@@ -17,8 +16,9 @@ pub(crate) enum Storage {
     File(File),
     /// An in-memory image (read-only).
     Mem(Vec<u8>),
-    /// Any other byte source (read-only).
-    Source(Box<dyn ByteSource>),
+    /// Any other byte source (read-only; `#mode=bytes`).
+    #[cfg(feature = "remote")]
+    Source(Box<dyn purecdf_hdf5::io::ByteSource>),
 }
 
 impl std::fmt::Debug for Storage {
@@ -26,6 +26,7 @@ impl std::fmt::Debug for Storage {
         match self {
             Storage::File(file) => write!(f, "Storage::File({file:?})"),
             Storage::Mem(v) => write!(f, "Storage::Mem({} bytes)", v.len()),
+            #[cfg(feature = "remote")]
             Storage::Source(s) => write!(f, "Storage::Source({} bytes)", s.len()),
         }
     }
@@ -48,6 +49,7 @@ impl Storage {
         match self {
             Storage::File(f) => Ok(f.metadata()?.len()),
             Storage::Mem(v) => Ok(v.len() as u64),
+            #[cfg(feature = "remote")]
             Storage::Source(s) => Ok(s.len()),
         }
     }
@@ -116,6 +118,7 @@ impl Storage {
                 buf[..n].copy_from_slice(&v[start..start + n]);
                 Ok(n)
             }
+            #[cfg(feature = "remote")]
             Storage::Source(s) => {
                 let len = s.len();
                 if offset >= len {

@@ -33,7 +33,7 @@ fn hdf(e: purecdf_hdf4::Error) -> Error {
 }
 
 /// An open HDF4 SD file.
-pub struct Hdf4Backend {
+pub(crate) struct Hdf4Backend {
     file: Hdf4File,
     datasets: Vec<SdDataset>,
     schema: Schema,
@@ -90,19 +90,21 @@ fn attribute(a: &SdAttribute) -> Result<Attribute> {
 
 impl Hdf4Backend {
     /// Opens an HDF4 file by path.
-    pub fn open(path: &Path) -> Result<Hdf4Backend> {
+    pub(crate) fn open(path: &Path) -> Result<Hdf4Backend> {
         std::fs::File::open(path).map_err(Error::io)?;
         Self::build(Hdf4File::open_path(path).map_err(hdf)?)
     }
 
     /// Opens an HDF4 file held in memory.
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<Hdf4Backend> {
+    pub(crate) fn from_bytes(bytes: Vec<u8>) -> Result<Hdf4Backend> {
         Self::from_source(Arc::new(bytes))
     }
 
     /// Opens an HDF4 file held by any byte source (a remote object, `#mode=bytes`); external
     /// data elements are refused, as for memory.
-    pub fn from_source(source: Arc<dyn crate::io::ByteSource>) -> Result<Hdf4Backend> {
+    pub(crate) fn from_source(
+        source: Arc<dyn purecdf_hdf5::io::ByteSource>,
+    ) -> Result<Hdf4Backend> {
         Self::build(Hdf4File::open(source).map_err(hdf)?)
     }
 

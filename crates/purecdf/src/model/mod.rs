@@ -10,9 +10,11 @@ mod name;
 mod types;
 mod values;
 
-pub use name::{check_name, lookup_name, normalize_name, record_name, stored_name_key, MAX_NAME};
+pub(crate) use name::{lookup_name, record_name, stored_name_key};
+pub use name::{normalize_name, MAX_NAME};
+pub(crate) use purecdf_hdf5::format::name::is_utf8;
 /// Names read from HDF5 files keep bytes that are not UTF-8; see `purecdf_hdf5::format::name`.
-pub use purecdf_hdf5::format::name::{has_raw_bytes, is_utf8, name_from_bytes, name_to_bytes};
+pub use purecdf_hdf5::format::name::{name_from_bytes, name_to_bytes};
 pub use types::{CompoundField, NcType, UserType, UserTypeKind};
 pub use values::{Value, Values};
 

@@ -23,7 +23,7 @@ pub fn normalize_name(name: &str) -> Result<String> {
 /// for: `name` checked as given, in netcdf-c's order (`NC_check_name`: empty or `/` first, then
 /// the first character, then each character against the running length), then its NFC form,
 /// which must still fit in [`MAX_NAME`] bytes. Errors are NC_EBADNAME or NC_EMAXNAME.
-pub fn lookup_name(name: &str) -> Result<String> {
+pub(crate) fn lookup_name(name: &str) -> Result<String> {
     if name.is_empty() || name.contains('/') {
         return fail(ErrorKind::BadName, format!("{name:?} is empty or has '/'"));
     }
@@ -58,7 +58,7 @@ pub fn lookup_name(name: &str) -> Result<String> {
 }
 
 /// Checks an already-normalised name; errors are NC_EBADNAME or NC_EMAXNAME.
-pub fn check_name(name: &str) -> Result<()> {
+pub(super) fn check_name(name: &str) -> Result<()> {
     let Some(first) = name.chars().next() else {
         return fail(ErrorKind::BadName, "empty name");
     };
@@ -93,7 +93,7 @@ pub fn check_name(name: &str) -> Result<()> {
 /// searches for `nfc` instead (finding another attribute, or none: NC_ENOTATT). Errors:
 /// NC_EBADNAME for a name that is not UTF-8, NC_EMAXNAME when the NFC form is longer than
 /// [`MAX_NAME`].
-pub fn stored_name_key(name: &str) -> Result<Option<String>> {
+pub(crate) fn stored_name_key(name: &str) -> Result<Option<String>> {
     if !is_utf8(name) {
         return fail(ErrorKind::BadName, format!("name {name:?} is not UTF-8"));
     }
@@ -112,7 +112,7 @@ pub fn stored_name_key(name: &str) -> Result<Option<String>> {
 /// length) follows it directly, so a name of that many bytes or more shows its first
 /// [`MAX_NAME`] bytes and then the little-endian bytes of `next` up to the first zero. Shorter
 /// names are unchanged.
-pub fn record_name(name: &str, next: u64) -> std::borrow::Cow<'_, str> {
+pub(crate) fn record_name(name: &str, next: u64) -> std::borrow::Cow<'_, str> {
     let raw = purecdf_hdf5::format::name::name_to_bytes(name);
     if raw.len() < MAX_NAME {
         return std::borrow::Cow::Borrowed(name);

@@ -76,8 +76,6 @@ pub enum Values {
 
 /// Applies `$body` to the vector inside any atomic variant of `Values`, binding it to `$v`;
 /// `$user` handles the user-type variant.
-#[macro_export]
-#[doc(hidden)]
 macro_rules! for_each_values {
     ($values:expr, $v:ident => $body:expr, $t:ident, $u:ident => $user:expr) => {
         match $values {
@@ -99,6 +97,23 @@ macro_rules! for_each_values {
 }
 
 impl Values {
+    /// The values of a fixed-size atomic type as native-endian bytes (char values as they are).
+    ///
+    /// # Errors
+    /// NC_EBADTYPE for strings and user-defined types.
+    pub fn to_ne_bytes(&self) -> crate::Result<Vec<u8>> {
+        crate::convert::values_to_ne_bytes(self)
+    }
+
+    /// Values of the fixed-size atomic type `typ` from native-endian bytes (a trailing partial
+    /// element is ignored).
+    ///
+    /// # Errors
+    /// NC_EBADTYPE for strings and user-defined types.
+    pub fn from_ne_bytes(typ: NcType, raw: &[u8]) -> crate::Result<Values> {
+        crate::convert::values_from_ne_bytes(typ, raw)
+    }
+
     /// The netCDF type of these values.
     pub fn nc_type(&self) -> NcType {
         match self {

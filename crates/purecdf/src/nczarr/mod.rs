@@ -20,7 +20,7 @@ pub(crate) mod url;
 mod v3;
 mod write;
 
-pub use write::NczarrWriter;
+pub(crate) use write::NczarrWriter;
 
 use std::path::Path;
 
@@ -44,7 +44,7 @@ pub(crate) fn store_err(e: StoreError) -> Error {
 }
 
 /// An open Zarr dataset.
-pub struct NczarrFile {
+pub(crate) struct NczarrFile {
     store: Box<dyn Store>,
     schema: Schema,
     arrays: Vec<ArrayMeta>,
@@ -147,7 +147,7 @@ impl NczarrFile {
     ///
     /// # Errors
     /// As `NczarrFile::open`.
-    pub fn from_store(store: Box<dyn Store>, zarr_only: bool) -> Result<NczarrFile> {
+    pub(crate) fn from_store(store: Box<dyn Store>, zarr_only: bool) -> Result<NczarrFile> {
         let modes = Modes {
             zarr: zarr_only,
             ..Modes::default()
@@ -163,11 +163,6 @@ impl NczarrFile {
             arrays: built.arrays,
             pure: built.flavour == build::Flavour::Pure,
         })
-    }
-
-    /// True when the store has no NCZarr metadata (or was opened with `mode=zarr`).
-    pub fn is_pure_zarr(&self) -> bool {
-        self.pure
     }
 
     /// The `_Codecs` text of a variable as netcdf-c builds it: each codec's configuration, in

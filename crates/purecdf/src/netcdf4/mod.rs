@@ -11,7 +11,7 @@ pub(crate) mod build;
 mod types;
 mod write;
 
-pub use write::Netcdf4Writer;
+pub(crate) use write::Netcdf4Writer;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -41,7 +41,7 @@ pub(crate) struct VarData {
 }
 
 /// An open netCDF-4 (or plain HDF5) file.
-pub struct Netcdf4File {
+pub(crate) struct Netcdf4File {
     h5: Hdf5File,
     schema: Schema,
     format: Format,
@@ -67,27 +67,22 @@ fn h5_options(options: crate::OpenOptions) -> OpenOptions {
 }
 
 impl Netcdf4File {
-    /// Opens a file by path.
-    pub fn open(path: &Path) -> Result<Netcdf4File> {
-        Self::open_with(path, crate::OpenOptions::default())
-    }
-
     /// Opens a file by path, with options relaxing what HDF5 refuses. Opened by path, the file
     /// can find the targets of its external links and the sources of its virtual datasets named
     /// relative to it.
-    pub fn open_with(path: &Path, options: crate::OpenOptions) -> Result<Netcdf4File> {
+    pub(crate) fn open_with(path: &Path, options: crate::OpenOptions) -> Result<Netcdf4File> {
         std::fs::File::open(path).map_err(Error::io)?;
         let h5 = Hdf5File::open_path_with(path, h5_options(options)).map_err(hdf)?;
         Self::from_hdf5(h5)
     }
 
     /// Opens from any byte source.
-    pub fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
+    pub(crate) fn from_source(source: Arc<dyn ByteSource>) -> Result<Netcdf4File> {
         Self::from_source_with(source, crate::OpenOptions::default())
     }
 
     /// Opens from any byte source, with options relaxing what HDF5 refuses.
-    pub fn from_source_with(
+    pub(crate) fn from_source_with(
         source: Arc<dyn ByteSource>,
         options: crate::OpenOptions,
     ) -> Result<Netcdf4File> {

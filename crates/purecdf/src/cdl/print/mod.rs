@@ -2,9 +2,14 @@
 //!
 //! Layout rules follow `shared/spec/ncdump-conventions.md` (§1 overall layout, §2 names, §3
 //! attributes, §4–§7 data, §8 `-s` virtual attributes, §9 options), which cites netcdf-c's
-//! `ncdump/ncdump.c`, `vardata.c`, `dumplib.c` and `utils.c`. Sub-modules:
-//! [`number`] (C `printf` formatting), [`names`] (escaping), `attrs` (attribute lines),
-//! `data` (the data section), [`time`] (`-t` calendars) and `ncml` (`-x`).
+//! `ncdump/ncdump.c`, `vardata.c`, `dumplib.c` and `utils.c`. Sub-modules (private):
+//! `number` (C `printf` formatting), `names` (escaping), `attrs` (attribute lines),
+//! `data` (the data section), `time` (`-t` calendars) and `ncml` (`-x`).
+//!
+//! Besides the printers, ncdump's own rules are here for the `ncdump` tool and for programs
+//! that print as it does: the dataset name it derives from a path ([`name_from_path`]), how it
+//! resolves `-v` and `-g` ([`missing_variable`], [`match_groups`]), and the messages and
+//! locations it prints for errors ([`ncdump_message`], [`ncdump_location`]).
 //!
 //! netcdf-c's quirks are reproduced where they are deterministic (stale `lput` line positions,
 //! the Fortran annotation of scalars reading glibc's malloc header, x86-64 conversions of
@@ -23,14 +28,14 @@
 mod attrs;
 mod data;
 mod digits;
-pub mod names;
+pub(crate) mod names;
 mod ncml;
-pub mod number;
+pub(crate) mod number;
 mod out;
 mod select;
 #[cfg(test)]
 mod tests;
-pub mod time;
+pub(crate) mod time;
 
 use std::io::Write;
 
@@ -50,7 +55,7 @@ const NOT_NUMERIC: &str = "to_double: type not numeric primitive";
 
 /// The operation (see [`crate::Context::operation`]) of an error in reading a variable's data
 /// while printing it: ncdump's `nc_get_vara` call in `vardata.c`.
-pub const DATA_READ: &str = "nc_get_vara";
+pub(crate) const DATA_READ: &str = "nc_get_vara";
 
 /// Where netcdf-c 4.9.0's ncdump reports a failed library call (`Location: file ; line N`, its
 /// `NC_CHECK` with an empty file name), when the failure is one whose place is known.

@@ -25,7 +25,7 @@ fn push_octal(b: u8, out: &mut Vec<u8>) {
 
 /// The bytes of a name as the file holds them (names read from HDF5 may carry raw bytes that
 /// are not UTF-8, see `purecdf_hdf5::format::name`).
-pub fn raw_name(name: &str) -> std::borrow::Cow<'_, [u8]> {
+pub(crate) fn raw_name(name: &str) -> std::borrow::Cow<'_, [u8]> {
     purecdf_hdf5::format::name::name_to_bytes(name)
 }
 
@@ -38,7 +38,7 @@ pub(crate) const NAME_BEGINS: &str = "name begins with space or control-characte
 /// # Errors
 /// A name starting with a space or control character is refused, as ncdump does (it prints
 /// `name begins with space or control-character` and exits).
-pub fn push_escaped_name(name: &[u8], out: &mut Vec<u8>) -> Result<()> {
+pub(crate) fn push_escaped_name(name: &[u8], out: &mut Vec<u8>) -> Result<()> {
     if let Some(&first) = name.first() {
         if (0x01..=0x20).contains(&first) || first == 0x7f {
             return Err(Error::with_detail(
@@ -67,14 +67,14 @@ pub fn push_escaped_name(name: &[u8], out: &mut Vec<u8>) -> Result<()> {
 ///
 /// # Errors
 /// As [`push_escaped_name`].
-pub fn escaped_name(name: &str) -> Result<Vec<u8>> {
+pub(crate) fn escaped_name(name: &str) -> Result<Vec<u8>> {
     let mut v = Vec::with_capacity(name.len() + 4);
     push_escaped_name(&raw_name(name), &mut v)?;
     Ok(v)
 }
 
 /// Length of `text` once trailing NUL bytes are dropped.
-pub fn trim_nuls(text: &[u8]) -> &[u8] {
+pub(crate) fn trim_nuls(text: &[u8]) -> &[u8] {
     let n = text.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
     &text[..n]
 }
@@ -82,7 +82,7 @@ pub fn trim_nuls(text: &[u8]) -> &[u8] {
 /// Appends a char attribute value in quotes (`pr_att_string`). With `split_lines` (every format
 /// except netCDF-4 enhanced), an embedded newline ends the string and continues it on a new line
 /// indented by three tabs.
-pub fn push_att_string(text: &[u8], split_lines: bool, out: &mut Vec<u8>) {
+pub(crate) fn push_att_string(text: &[u8], split_lines: bool, out: &mut Vec<u8>) {
     out.push(b'"');
     for &c in trim_nuls(text) {
         match c {
@@ -103,18 +103,10 @@ pub fn push_att_string(text: &[u8], split_lines: bool, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
-/// Appends one row of a char variable in quotes (`pr_tvals`): like attributes, but bytes that are
-/// not printable ASCII become `\ooo` and a newline always breaks the line (4-space indent).
-pub fn push_char_row(text: &[u8], out: &mut Vec<u8>) {
-    out.push(b'"');
-    for &c in trim_nuls(text) {
-        push_char_row_byte(c, out);
-    }
-    out.push(b'"');
-}
-
-/// One byte of a char data row (see [`push_char_row`]).
-pub fn push_char_row_byte(c: u8, out: &mut Vec<u8>) {
+/// One byte of a row of a char variable, printed in quotes (`pr_tvals`): like attributes, but
+/// bytes that are not printable ASCII become `\ooo` and a newline always breaks the line
+/// (4-space indent).
+pub(crate) fn push_char_row_byte(c: u8, out: &mut Vec<u8>) {
     match c {
         0x08 => out.extend_from_slice(b"\\b"),
         0x0c => out.extend_from_slice(b"\\f"),
@@ -133,7 +125,7 @@ pub fn push_char_row_byte(c: u8, out: &mut Vec<u8>) {
 /// Appends a char array inside a compound value (`chars_tostring`): backslash before the
 /// escapable characters themselves (a newline stays a raw newline), `\ooo` for other
 /// non-printable bytes.
-pub fn push_compound_chars(text: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn push_compound_chars(text: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
     for &c in trim_nuls(text) {
         match c {
@@ -150,7 +142,7 @@ pub fn push_compound_chars(text: &[u8], out: &mut Vec<u8>) {
 
 /// Appends an NC_STRING data value (`ncstring_typ_tostring`): `NIL` for a NULL string; note
 /// netcdf-c writes a vertical tab as `\n`.
-pub fn push_string_value(s: Option<&[u8]>, out: &mut Vec<u8>) {
+pub(crate) fn push_string_value(s: Option<&[u8]>, out: &mut Vec<u8>) {
     let Some(s) = s else {
         out.extend_from_slice(b"NIL");
         return;
@@ -177,7 +169,7 @@ pub fn push_string_value(s: Option<&[u8]>, out: &mut Vec<u8>) {
 }
 
 /// `escaped_string`: control characters as `\%xx`, `"` as `\"`, everything else raw.
-pub fn push_escaped_string(s: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn push_escaped_string(s: &[u8], out: &mut Vec<u8>) {
     for &c in s {
         if c == 0 {
             break;
@@ -193,7 +185,7 @@ pub fn push_escaped_string(s: &[u8], out: &mut Vec<u8>) {
 }
 
 /// XML text of an NcML attribute value (`pr_attx_string`), trailing NULs dropped.
-pub fn push_xml_string(text: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn push_xml_string(text: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
     for &c in trim_nuls(text) {
         match c {
@@ -242,7 +234,11 @@ mod tests {
         push_att_string(b"a\0b\x7f\xc3\xa9", false, &mut o);
         assert_eq!(s(o), "\"a\\000b\\177\u{e9}\"");
         let mut o = Vec::new();
-        push_char_row(b"\xc3\xa9x\n\0", &mut o);
+        o.push(b'"');
+        for &c in trim_nuls(b"\xc3\xa9x\n\0") {
+            push_char_row_byte(c, &mut o);
+        }
+        o.push(b'"');
         assert_eq!(s(o), "\"\\303\\251x\\n\",\n    \"\"");
         let mut o = Vec::new();
         push_string_value(Some(b"a\x0bb"), &mut o);

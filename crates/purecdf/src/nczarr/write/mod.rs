@@ -26,7 +26,7 @@ use crate::selection::Hyperslab;
 use purecdf_store::{join_key, Store};
 
 /// An NCZarr or Zarr store being written.
-pub struct NczarrWriter {
+pub(crate) struct NczarrWriter {
     defs: Defs,
     store: std::sync::Arc<dyn Store>,
     modes: Modes,

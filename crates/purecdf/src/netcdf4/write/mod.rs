@@ -58,7 +58,7 @@ pub(crate) struct H5Var {
 }
 
 /// An open netCDF-4 file being written.
-pub struct Netcdf4Writer {
+pub(crate) struct Netcdf4Writer {
     pub(crate) w: Hdf5Writer,
     /// The definitions (schema, modes, storage settings).
     pub(crate) defs: Defs,
@@ -102,7 +102,7 @@ impl Netcdf4Writer {
     ///
     /// # Errors
     /// NC_EEXIST with `noclobber` when the file exists; system errors.
-    pub fn create(path: &Path, format: Format, noclobber: bool) -> Result<Netcdf4Writer> {
+    pub(crate) fn create(path: &Path, format: Format, noclobber: bool) -> Result<Netcdf4Writer> {
         if noclobber && path.exists() {
             return Err(Error::new(ErrorKind::Exist));
         }
@@ -126,14 +126,9 @@ impl Netcdf4Writer {
     ///
     /// # Errors
     /// As reading the file; NC_EHDFERR for HDF5 structures the writer cannot carry over.
-    pub fn open(path: &Path) -> Result<Netcdf4Writer> {
+    pub(crate) fn open(path: &Path) -> Result<Netcdf4Writer> {
         let w = Hdf5Writer::open(path).map_err(hw)?;
         define::load_existing(w)
-    }
-
-    /// The HDF5 writer underneath.
-    pub fn hdf5(&self) -> &Hdf5Writer {
-        &self.w
     }
 
     /// True when the variable's numbers are stored big-endian.

@@ -11,7 +11,7 @@
 // Calendar bits (nctime.h).
 mod scan;
 
-pub use scan::is_valid_time_unit;
+pub(crate) use scan::is_valid_time_unit;
 use scan::{char2comp, parse_unit, scan_units};
 
 const CD_CHRON_CAL: u32 = 0x1;
@@ -38,23 +38,23 @@ const MIXED_CAL: u32 = 0x20000;
 
 /// A calendar (`cdCalenType`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Calendar(u32);
+pub(crate) struct Calendar(u32);
 
 impl Calendar {
     /// Proleptic Gregorian.
-    pub const STANDARD: Calendar = Calendar(STANDARD_CAL | HAS_LEAP | DAYS_365);
+    pub(crate) const STANDARD: Calendar = Calendar(STANDARD_CAL | HAS_LEAP | DAYS_365);
     /// Julian.
-    pub const JULIAN: Calendar = Calendar(STANDARD_CAL | HAS_LEAP | DAYS_365 | JULIAN_CAL);
+    pub(crate) const JULIAN: Calendar = Calendar(STANDARD_CAL | HAS_LEAP | DAYS_365 | JULIAN_CAL);
     /// 365-day years.
-    pub const NO_LEAP: Calendar = Calendar(STANDARD_CAL | DAYS_365);
+    pub(crate) const NO_LEAP: Calendar = Calendar(STANDARD_CAL | DAYS_365);
     /// 360-day years of twelve 30-day months.
-    pub const DAY_360: Calendar = Calendar(STANDARD_CAL);
+    pub(crate) const DAY_360: Calendar = Calendar(STANDARD_CAL);
     /// 366-day years.
-    pub const DAY_366: Calendar = Calendar(STANDARD_CAL | DAYS_366);
+    pub(crate) const DAY_366: Calendar = Calendar(STANDARD_CAL | DAYS_366);
     /// Climatological (no year).
-    pub const CLIM: Calendar = Calendar(DAYS_365);
+    pub(crate) const CLIM: Calendar = Calendar(DAYS_365);
     /// Mixed Julian/Gregorian, the default.
-    pub const MIXED: Calendar = Calendar(STANDARD_CAL | HAS_LEAP | DAYS_365 | MIXED_CAL);
+    pub(crate) const MIXED: Calendar = Calendar(STANDARD_CAL | HAS_LEAP | DAYS_365 | MIXED_CAL);
 
     fn is_standard(self) -> bool {
         self.0 & STANDARD_CAL != 0
@@ -62,7 +62,7 @@ impl Calendar {
 
     /// The calendar a `calendar` attribute value names (`calendar_type`): a case-insensitive
     /// match on the attribute's length, first table entry wins; unknown names give the default.
-    pub fn from_attribute(text: &[u8]) -> Calendar {
+    pub(crate) fn from_attribute(text: &[u8]) -> Calendar {
         const MAP: [(&str, Calendar); 12] = [
             ("gregorian", Calendar::MIXED),
             ("standard", Calendar::MIXED),
@@ -149,7 +149,7 @@ const ZB: Comp = Comp {
 
 /// The parsed time units of a variable: unit, origin and calendar.
 #[derive(Debug, Clone)]
-pub struct TimeUnits {
+pub(crate) struct TimeUnits {
     cal: Calendar,
     unit: Unit,
     origin: Comp,
@@ -377,7 +377,7 @@ fn validate(c: &Comp, d: &mut Vec<String>) -> bool {
 
 impl TimeUnits {
     /// `cdParseRelunits`: parses `<unit> since <base>` for a calendar; `None` when not usable.
-    pub fn parse(cal: Calendar, units: &[u8]) -> Option<TimeUnits> {
+    pub(crate) fn parse(cal: Calendar, units: &[u8]) -> Option<TimeUnits> {
         let (mut u, mut b1, mut b2, mut n) = scan_units(units, false);
         if n >= 2 && b1.is_some_and(|b| b.contains(&b'T')) {
             (u, b1, b2, n) = scan_units(units, true);
@@ -410,7 +410,7 @@ impl TimeUnits {
     ///
     /// netcdf-c re-parses the units and reports CDMS errors for every value it converts; those
     /// messages (without the `CDMS error: ` prefix) are appended to `diag`.
-    pub fn to_iso(&self, value: f64, sep: u8, diag: &mut Vec<String>) -> Option<String> {
+    pub(crate) fn to_iso(&self, value: f64, sep: u8, diag: &mut Vec<String>) -> Option<String> {
         diag.extend(self.base_msgs.iter().cloned());
         let c = rel2comp(self.cal, self.unit, self.origin, value, diag);
         comp2iso(self.cal, sep, &c, diag)

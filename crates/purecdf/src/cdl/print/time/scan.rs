@@ -143,7 +143,7 @@ pub(super) fn parse_unit(w: &[u8]) -> Option<Unit> {
 }
 
 /// `is_valid_time_unit`: `<unit> since <base>` with a unit cdtime knows.
-pub fn is_valid_time_unit(units: &[u8]) -> bool {
+pub(crate) fn is_valid_time_unit(units: &[u8]) -> bool {
     let (u1, _, _, n1) = scan_units(units, true);
     let (_, _, _, n2) = scan_units(units, false);
     if !(n1 > 1 || n2 > 1) {
