@@ -454,9 +454,11 @@ fn variables_mut_in_turn() -> Result<(), Box<dyn std::error::Error>> {
 
 #[test]
 fn attribute_value_conversions() -> Result<(), netcdf::Error> {
-    // georust's own round trip: From a value, TryInto it back. (Its test writes
-    // `assert_eq!(x, attr.try_into().unwrap())`, which needs the target type spelled out here:
-    // serde_json, a dependency of purecdf, adds `impl PartialEq<serde_json::Value> for u8`.)
+    // georust's own round trip: From a value, TryInto it back, with the target types spelled
+    // out. georust's test leaves them to inference (`assert_eq!(x, attr.try_into().unwrap())`);
+    // that form is checked in tests/inference.rs, which builds because nothing linked here adds
+    // `PartialEq` between numbers and a type of its own (serde_json, which does, is only a
+    // dev-dependency of purecdf's own tests).
     let x: u8 = 5;
     let attr: AttributeValue = x.into();
     let back: u8 = attr.try_into()?;
