@@ -251,6 +251,7 @@ mod error;
 mod file;
 #[doc(hidden)]
 pub mod filter_spec;
+pub mod filters;
 mod georust_error;
 pub mod hdf4;
 mod json;
