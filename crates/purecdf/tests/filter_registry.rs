@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::thread::ThreadId;
 
 use purecdf::filters::{
     register_filter, registered_filters, unregister_filter, Filter, FilterError,
@@ -16,25 +17,45 @@ use purecdf::ErrorKind;
 struct Xor {
     key: u8,
     extra: usize,
-    calls: Arc<AtomicUsize>,
+    calls: Arc<Calls>,
+}
+
+/// How many times the filter ran, and how many of those on another thread than the test's.
+struct Calls {
+    all: AtomicUsize,
+    elsewhere: AtomicUsize,
+    test_thread: ThreadId,
+}
+
+impl Calls {
+    fn count(&self) {
+        self.all.fetch_add(1, Ordering::Relaxed);
+        if std::thread::current().id() != self.test_thread {
+            self.elsewhere.fetch_add(1, Ordering::Relaxed);
+        }
+    }
 }
 
 impl Filter for Xor {
     fn decode(&self, input: Vec<u8>, _max_out: usize) -> Result<Vec<u8>, FilterError> {
-        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.calls.count();
         let mut out: Vec<u8> = input.into_iter().map(|b| b ^ self.key).collect();
         out.resize(out.len() + self.extra, 0);
         Ok(out)
     }
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, FilterError> {
-        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.calls.count();
         Ok(input.into_iter().map(|b| b ^ self.key).collect())
     }
 }
 
 /// Registers the XOR filter for `id`; the counter counts encodes and decodes.
-fn register_xor(id: u32, extra: usize) -> Arc<AtomicUsize> {
-    let calls = Arc::new(AtomicUsize::new(0));
+fn register_xor(id: u32, extra: usize) -> Arc<Calls> {
+    let calls = Arc::new(Calls {
+        all: AtomicUsize::new(0),
+        elsewhere: AtomicUsize::new(0),
+        test_thread: std::thread::current().id(),
+    });
     let c = calls.clone();
     register_filter(id, move |params: &[u32], _: usize| match params {
         [key] => Ok(Box::new(Xor {
@@ -75,8 +96,10 @@ fn registered_filter_round_trips_many_chunks() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("xor.nc");
     write(&p, 40001);
-    let encodes = calls.load(Ordering::Relaxed);
+    let encodes = calls.all.load(Ordering::Relaxed);
     assert!(encodes >= 32, "{encodes} chunk encodes");
+    // Chunks are encoded on rayon's pool, as with the built-in filters.
+    assert!(calls.elsewhere.load(Ordering::Relaxed) > 0);
     // The stored chunks are XORed: the raw doubles are nowhere in the file.
     let raw = std::fs::read(&p).unwrap();
     let needle: Vec<u8> = data()[1000..1004]
@@ -89,7 +112,7 @@ fn registered_filter_round_trips_many_chunks() {
     let v = f.variable("v").unwrap();
     assert_eq!(v.filter_ids(), [40001]);
     assert_eq!(v.get_values::<f64, _>(..).unwrap(), data());
-    assert!(calls.load(Ordering::Relaxed) >= encodes + 32);
+    assert!(calls.all.load(Ordering::Relaxed) >= encodes + 32);
     // A part of one chunk, and a part across chunks.
     assert_eq!(
         v.get_values::<f64, _>([5..6usize, 10..12]).unwrap(),
