@@ -280,6 +280,7 @@ mod dispatch;
 mod error;
 mod file;
 pub mod filter_spec;
+pub mod filters;
 mod georust_error;
 mod hdf4;
 mod json;

@@ -5,13 +5,16 @@
 //! Built in: deflate (1, feature `deflate`), shuffle (2), fletcher32 (3), szip (4, decode only),
 //! n-bit (5) and scale-offset (6, D-scale floats and integers; E-scale is refused as HDF5 refuses
 //! it); from the filter registry, on the pure-Rust codecs of `purecdf-codecs`: bzip2 (307), LZF
-//! (32000), blosc (32001), LZ4 (32004), bitshuffle (32008) and zstd (32015). Unknown ids give
-//! [`FilterError::Unknown`]; known ids whose feature is off give [`FilterError::NotBuilt`].
+//! (32000), blosc (32001), LZ4 (32004), bitshuffle (32008) and zstd (32015). Users add filters
+//! for other ids with [`register`] (see the [`registry`] module for what they must honour).
+//! Ids neither built in nor registered give [`FilterError::Unknown`]; known ids whose feature is
+//! off give [`FilterError::NotBuilt`].
 
 mod codecs;
 mod deflate;
 mod fletcher32;
 mod nbit;
+pub mod registry;
 mod scaleoffset;
 mod shuffle;
 mod szip;
@@ -19,6 +22,9 @@ mod szip;
 use crate::format::messages::filter_pipeline::{FilterDesc, FilterPipeline};
 
 pub use codecs::set_local;
+pub use registry::{
+    is_registered, register, registered, unregister, FilterFactory, RegisterError, FIRST_USER_ID,
+};
 
 /// Filter id of deflate (zlib).
 pub const DEFLATE: u16 = 1;
@@ -95,9 +101,18 @@ pub trait Filter: Send + Sync {
     }
 }
 
-/// True when this build can decode filter `id` (what netcdf-c asks HDF5 with `H5Zfilter_avail`
-/// before reading a variable).
+/// True when this build can decode filter `id`, built in or registered (what netcdf-c asks HDF5
+/// with `H5Zfilter_avail` before reading a variable).
 pub fn is_available(id: u16) -> bool {
+    builtin_available(id) || registry::is_registered(id)
+}
+
+/// True when `id` is the id of a built-in filter, whether or not its cargo feature is on.
+pub fn is_builtin(id: u16) -> bool {
+    builtin_available(id) || id == DEFLATE
+}
+
+fn builtin_available(id: u16) -> bool {
     matches!(
         id,
         SHUFFLE
@@ -114,7 +129,8 @@ pub fn is_available(id: u16) -> bool {
     ) || (id == DEFLATE && cfg!(feature = "deflate"))
 }
 
-/// Builds the filter for an id and its client data.
+/// Builds the filter for an id and its client data: a built-in filter, or else the one
+/// [`register`]ed for the id.
 pub fn build(
     id: u16,
     client_data: &[u32],
@@ -135,7 +151,8 @@ pub fn build(
         BZIP2 | LZF | BLOSC | LZ4 | BITSHUFFLE | ZSTD => {
             codecs::build(id, client_data, element_size)
         }
-        other => Err(FilterError::Unknown(other)),
+        other => registry::build(other, client_data, element_size)
+            .unwrap_or(Err(FilterError::Unknown(other))),
     }
 }
 
