@@ -2,12 +2,13 @@
 //! conformance CDL corpus and error cases side by side with `/usr/bin/ncgen` (skipped when it is
 //! not installed, unless `PURECDF_REQUIRE_REFERENCE=1`, which turns a missing tool into a failure).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const OURS: &str = env!("CARGO_BIN_EXE_ncgen");
 const REFERENCE: &str = "/usr/bin/ncgen";
-const CORPUS: &str = "/work/shared/conformance/netcdf-c/ncdump/cdl";
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ncgen")
@@ -126,18 +127,15 @@ fn cdl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// bytes when a file is written.
 #[test]
 fn conformance_corpus_matches_reference() {
-    let root = Path::new(CORPUS).parent().unwrap().parent().unwrap();
-    if !reference_available() || !root.is_dir() {
-        assert!(
-            std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() != Ok("1"),
-            "{} missing",
-            root.display()
-        );
+    if !reference_available() {
         return;
     }
+    let Some(root) = support::netcdf_c_data() else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let mut files = Vec::new();
-    cdl_files(root, &mut files);
+    cdl_files(&root, &mut files);
     files.sort();
     assert!(files.len() > 150);
     let mut compared = 0;
