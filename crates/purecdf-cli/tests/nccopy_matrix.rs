@@ -575,6 +575,22 @@ data:
 }
 ";
 
+/// `PLAIN_CDL`'s data compressed with the plugin filters: bzip2 (307), zstd (32015), and blosc
+/// (32001, lz4 with byte shuffle) followed by lz4 (32004).
+fn filtered_cdl() -> String {
+    PLAIN_CDL
+        .replace("netcdf plain", "netcdf filtered")
+        .replace(
+            "float a(x, y) ;",
+            "float a(x, y) ;\n    a:_Filter = \"307,9\" ;",
+        )
+        .replace("int b(x) ;", "int b(x) ;\n    b:_Filter = \"32015,3\" ;")
+        .replace(
+            "c:units = \"m\" ;",
+            "c:units = \"m\" ;\n    c:_Filter = \"32001,0,0,0,0,5,1,1|32004\" ;",
+        )
+}
+
 /// Writes `cdl` and makes it into a netCDF-4 file `name` with the reference ncgen.
 fn reference_nc4(work: &Path, name: &str, cdl: &str, env: Env<'_>) -> Input {
     let src = work.join(format!("{name}.cdl"));
@@ -607,6 +623,53 @@ fn reference_tools_with_h5dump() -> bool {
         return false;
     }
     true
+}
+
+/// `-F` with the filters netCDF users get from plugins — bzip2 (307), blosc (32001), lz4
+/// (32004), zstd (32015) — alone, in chains, removed with `none` and carried over from a filtered
+/// input: exit codes, stderr, `ncdump -s` (header and data) equal to netcdf-c's with hdf5plugin's
+/// plugins on `HDF5_PLUGIN_PATH`, and h5dump reads every file we write.
+#[test]
+fn plugin_filters_match_netcdf_c() {
+    if !reference_tools_with_h5dump() {
+        return;
+    }
+    let Some(plugins) = support::hdf5_plugin_path() else {
+        return;
+    };
+    let env: &[(&str, &str)] = &[("HDF5_PLUGIN_PATH", &plugins)];
+    let work = tempfile::tempdir().unwrap();
+    let plain = reference_nc4(work.path(), "plain.nc", PLAIN_CDL, env);
+    let filtered = reference_nc4(work.path(), "filtered.nc", &filtered_cdl(), env);
+    let cases: &[(&Input, &[&str])] = &[
+        (&plain, &["-F", "*,307,9"]),
+        (&plain, &["-F", "a,307,1"]),
+        (&plain, &["-F", "a,32004"]),
+        (&plain, &["-F", "c,32004,1024"]),
+        (&plain, &["-F", "a,32015,3"]),
+        (&plain, &["-F", "*,32015,-5"]),
+        (&plain, &["-F", "c,32001,0,0,0,0,5,1,1"]),
+        (&plain, &["-F", "c,32001,0,0,0,0,9,2,5"]),
+        (&plain, &["-F", "a,2|32015,3"]),
+        (&plain, &["-F", "a&c,307,9|32004"]),
+        (&plain, &["-k", "nc7", "-F", "b,32015,1"]),
+        (&plain, &["-d1", "-F", "a,307,9"]),
+        (&filtered, &[]),
+        (&filtered, &["-F", "none"]),
+        (&filtered, &["-F", "a,none"]),
+        (&filtered, &["-F", "*,32015,1"]),
+        (&filtered, &["-F", "none", "-F", "c,307,5"]),
+        (&filtered, &["-d0"]),
+        (&filtered, &["-k", "nc3"]),
+    ];
+    let mut failures = Vec::new();
+    for (input, args) in cases {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        if let Err(why) = one_case(input, &args, &Dump::Full, work.path(), env) {
+            failures.push(format!("nccopy {} {}: {why}", args.join(" "), input.label));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// `-F` naming a filter with no plugin (12345): netcdf-c prints two lines and exits 1 from its
