@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use purecdf::model::ROOT;
-use support::{netcdf_c_data, run, unavailable, REF_NCDUMP, REF_NCGEN};
+use support::{netcdf_c_data, run_env, unavailable, REF_NCDUMP, REF_NCGEN};
 
 const REF_NCCOPY: &str = "/usr/bin/nccopy";
 const H5DUMP: &str = "/usr/bin/h5dump";
@@ -302,7 +302,7 @@ fn inputs(data: &Path, work: &Path) -> Vec<Input> {
             out.clone().into(),
             cdl.clone().into(),
         ];
-        let ok = run(REF_NCGEN, args, work).success;
+        let ok = run_env(REF_NCGEN, args, work, &[]).success;
         ok.then(|| {
             let mut info = main_info(&out);
             info.suite_nc7 = kind == "nc7";
@@ -363,8 +363,11 @@ fn hdf5_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The tools' environment: none, or hdf5plugin's `HDF5_PLUGIN_PATH`.
+type Env<'a> = &'a [(&'a str, &'a str)];
+
 /// `ncdump` of an output less `_NCProperties`, as the options call for.
-fn dump(path: &Path, dump: &Dump, with_s: bool, dir: &Path) -> (bool, Vec<u8>) {
+fn dump(path: &Path, dump: &Dump, with_s: bool, dir: &Path, env: Env<'_>) -> (bool, Vec<u8>) {
     let mut args: Vec<String> = vec!["-n".into(), "x".into()];
     if with_s {
         args.push("-s".into());
@@ -376,7 +379,7 @@ fn dump(path: &Path, dump: &Dump, with_s: bool, dir: &Path) -> (bool, Vec<u8>) {
         Dump::Groups(g) => args.extend(["-g".into(), g.clone()]),
     }
     args.push(path.display().to_string());
-    let o = run(REF_NCDUMP, &args, dir);
+    let o = run_env(REF_NCDUMP, &args, dir, env);
     let text = o
         .stdout
         .split_inclusive(|&b| b == b'\n')
@@ -388,7 +391,13 @@ fn dump(path: &Path, dump: &Dump, with_s: bool, dir: &Path) -> (bool, Vec<u8>) {
 }
 
 /// Runs one case; `Ok` when the tools agree.
-fn one_case(input: &Input, args: &[String], how: &Dump, work: &Path) -> Result<(), String> {
+fn one_case(
+    input: &Input,
+    args: &[String],
+    how: &Dump,
+    work: &Path,
+    env: Env<'_>,
+) -> Result<(), String> {
     let dir = tempfile::tempdir_in(work).map_err(|e| e.to_string())?;
     let d = dir.path();
     let mut outs = Vec::new();
@@ -396,7 +405,7 @@ fn one_case(input: &Input, args: &[String], how: &Dump, work: &Path) -> Result<(
         let mut a = args.to_vec();
         a.push(input.path.display().to_string());
         a.push(d.join(name).display().to_string());
-        outs.push(run(tool, &a, d));
+        outs.push(run_env(tool, &a, d, env));
     }
     let (r, o) = (&outs[0], &outs[1]);
     if r.code != o.code {
@@ -422,20 +431,20 @@ fn one_case(input: &Input, args: &[String], how: &Dump, work: &Path) -> Result<(
     let header_only = STALE_NOFILL.contains(&input.label.as_str());
     let how = if header_only { &Dump::Header } else { how };
     let mut with_s = true;
-    let (ok, mut want) = dump(&ref_path, how, true, d);
+    let (ok, mut want) = dump(&ref_path, how, true, d, env);
     if !ok {
         // CDF-5 files: ncdump -s fails on them in netcdf-c 4.9.0.
         with_s = false;
-        want = dump(&ref_path, how, false, d).1;
+        want = dump(&ref_path, how, false, d, env).1;
     }
-    let (_, got) = dump(&our_path, how, with_s, d);
+    let (_, got) = dump(&our_path, how, with_s, d, env);
     if want != got {
         return Err(first_difference(&want, &got));
     }
     let is_hdf5 = std::fs::read(&our_path).is_ok_and(|b| b.starts_with(b"\x89HDF"));
     if is_hdf5 {
         // Binary output to /dev/null: every dataset is read without being formatted as text.
-        let h = run(
+        let h = run_env(
             H5DUMP,
             [
                 "-b".as_ref(),
@@ -445,6 +454,7 @@ fn one_case(input: &Input, args: &[String], how: &Dump, work: &Path) -> Result<(
                 our_path.as_os_str(),
             ],
             d,
+            env,
         );
         if !h.success {
             return Err(format!(
@@ -502,7 +512,7 @@ fn copies_match_netcdf_c_across_formats_and_options() {
     }
     let t0 = std::time::Instant::now();
     let results = parallel(cases, |(input, si, args, how)| {
-        let r = one_case(input, &args, &how, work.path());
+        let r = one_case(input, &args, &how, work.path(), &[]);
         if let Err(why) = &r {
             eprintln!("differs: nccopy {} {}: {why}", args.join(" "), input.label);
         }
@@ -546,4 +556,173 @@ fn copies_match_netcdf_c_across_formats_and_options() {
         failures.len(),
         failures.join("\n  ")
     );
+}
+
+/// A small netCDF-4 input for the `-F` cases below (made by the reference ncgen).
+const PLAIN_CDL: &str = "netcdf plain {
+dimensions: x = 6 ; y = 5 ;
+variables:
+  float a(x, y) ;
+  int b(x) ;
+  double c(x, y) ;
+    c:units = \"m\" ;
+data:
+  a = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+    25, 26, 27, 28, 29 ;
+  b = 1, -2, 3, -4, 5, -6 ;
+  c = 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5, 12.5, 13.5, 14.5, 15.5, 16.5,
+    17.5, 18.5, 19.5, 20.5, 21.5, 22.5, 23.5, 24.5, 25.5, 26.5, 27.5, 28.5, 29.5 ;
+}
+";
+
+/// `PLAIN_CDL`'s data compressed with the plugin filters: bzip2 (307), zstd (32015), and blosc
+/// (32001, lz4 with byte shuffle) followed by lz4 (32004).
+fn filtered_cdl() -> String {
+    PLAIN_CDL
+        .replace("netcdf plain", "netcdf filtered")
+        .replace(
+            "float a(x, y) ;",
+            "float a(x, y) ;\n    a:_Filter = \"307,9\" ;",
+        )
+        .replace("int b(x) ;", "int b(x) ;\n    b:_Filter = \"32015,3\" ;")
+        .replace(
+            "c:units = \"m\" ;",
+            "c:units = \"m\" ;\n    c:_Filter = \"32001,0,0,0,0,5,1,1|32004\" ;",
+        )
+}
+
+/// Writes `cdl` and makes it into a netCDF-4 file `name` with the reference ncgen.
+fn reference_nc4(work: &Path, name: &str, cdl: &str, env: Env<'_>) -> Input {
+    let src = work.join(format!("{name}.cdl"));
+    std::fs::write(&src, cdl).unwrap();
+    let path = work.join(name);
+    let made = run_env(
+        REF_NCGEN,
+        [
+            "-k".as_ref(),
+            "nc4".as_ref(),
+            "-o".as_ref(),
+            path.as_os_str(),
+            src.as_os_str(),
+        ],
+        work,
+        env,
+    );
+    assert!(made.success, "{}", made.failure("ncgen"));
+    Input {
+        info: main_info(&path),
+        label: name.to_string(),
+        path,
+    }
+}
+
+fn reference_tools_with_h5dump() -> bool {
+    let tools = [REF_NCCOPY, REF_NCGEN, REF_NCDUMP, H5DUMP];
+    if tools.iter().any(|t| !Path::new(t).is_file()) {
+        let _: Option<()> = unavailable("the reference tools (nccopy, ncgen, ncdump, h5dump)");
+        return false;
+    }
+    true
+}
+
+/// `-F` with the filters netCDF users get from plugins — bzip2 (307), blosc (32001), lz4
+/// (32004), zstd (32015) — alone, in chains, removed with `none` and carried over from a filtered
+/// input: exit codes, stderr, `ncdump -s` (header and data) equal to netcdf-c's with hdf5plugin's
+/// plugins on `HDF5_PLUGIN_PATH`, and h5dump reads every file we write.
+#[test]
+fn plugin_filters_match_netcdf_c() {
+    if !reference_tools_with_h5dump() {
+        return;
+    }
+    let Some(plugins) = support::hdf5_plugin_path() else {
+        return;
+    };
+    let env: &[(&str, &str)] = &[("HDF5_PLUGIN_PATH", &plugins)];
+    let work = tempfile::tempdir().unwrap();
+    let plain = reference_nc4(work.path(), "plain.nc", PLAIN_CDL, env);
+    let filtered = reference_nc4(work.path(), "filtered.nc", &filtered_cdl(), env);
+    let cases: &[(&Input, &[&str])] = &[
+        (&plain, &["-F", "*,307,9"]),
+        (&plain, &["-F", "a,307,1"]),
+        (&plain, &["-F", "a,32004"]),
+        (&plain, &["-F", "c,32004,1024"]),
+        (&plain, &["-F", "a,32015,3"]),
+        (&plain, &["-F", "*,32015,-5"]),
+        (&plain, &["-F", "c,32001,0,0,0,0,5,1,1"]),
+        (&plain, &["-F", "c,32001,0,0,0,0,9,2,5"]),
+        (&plain, &["-F", "a,2|32015,3"]),
+        (&plain, &["-F", "a&c,307,9|32004"]),
+        (&plain, &["-k", "nc7", "-F", "b,32015,1"]),
+        (&plain, &["-d1", "-F", "a,307,9"]),
+        (&filtered, &[]),
+        (&filtered, &["-F", "none"]),
+        (&filtered, &["-F", "a,none"]),
+        (&filtered, &["-F", "*,32015,1"]),
+        (&filtered, &["-F", "none", "-F", "c,307,5"]),
+        (&filtered, &["-d0"]),
+        (&filtered, &["-k", "nc3"]),
+    ];
+    let mut failures = Vec::new();
+    for (input, args) in cases {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        if let Err(why) = one_case(input, &args, &Dump::Full, work.path(), env) {
+            failures.push(format!("nccopy {} {}: {why}", args.join(" "), input.label));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `-F` naming a filter with no plugin (12345): netcdf-c prints two lines and exits 1 from its
+/// `NC_CHECK` after `nc_def_var_filter`, without closing the output, which is left as an HDF5
+/// file with an empty root group (netcdf-c writes nothing to HDF5 before the first sync). Same
+/// exit status, stdout, stderr (byte for byte) and `ncdump -s` of the file left behind.
+#[test]
+fn unknown_filter_fails_like_netcdf_c() {
+    if !reference_tools_with_h5dump() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let d = work.path();
+    let plain = reference_nc4(d, "plain.nc", PLAIN_CDL, &[]);
+    let cases: &[&[&str]] = &[
+        &["-F", "a,12345"],
+        &["-F", "*,12345,1,2"],
+        &["-F", "c,2|12345"],
+        &["-k", "nc7", "-F", "a,12345"],
+        &["-k", "nc3", "-F", "b,12345"],
+    ];
+    let mut failures = Vec::new();
+    for args in cases {
+        // Exit status, stdout, stderr and what ncdump -s makes of the file left behind.
+        let mut outs = Vec::new();
+        for (tool, name) in [(REF_NCCOPY, "ref.nc"), (OURS, "ours.nc")] {
+            let _ = std::fs::remove_file(d.join(name));
+            let mut a: Vec<&str> = args.to_vec();
+            a.extend([plain.path.to_str().unwrap(), name]);
+            let o = run_env(tool, &a, d, &[]);
+            let left = run_env(REF_NCDUMP, ["-n", "x", "-s", name], d, &[]);
+            outs.push(format!(
+                "exit {:?}, stdout {:?}, stderr {:?}, left behind (ncdump exit {:?}): {:?}",
+                o.code,
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr),
+                left.code,
+                String::from_utf8_lossy(&left.stdout)
+            ));
+        }
+        if outs[0] != outs[1] {
+            failures.push(format!(
+                "nccopy {}:\n  netcdf-c {}\n  ours     {}",
+                args.join(" "),
+                outs[0],
+                outs[1]
+            ));
+        }
+        // The case is the failure it is meant to be.
+        let want = "exit Some(1), stdout \"\", stderr \"NetCDF: Filter error: undefined filter \
+                    encountered\\nLocation: file ; line 1175\\n\", left behind (ncdump exit Some(0))";
+        assert!(outs[1].starts_with(want), "{args:?}: {}", outs[1]);
+        assert!(!outs[1].contains("variables:"), "{args:?}: {}", outs[1]);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

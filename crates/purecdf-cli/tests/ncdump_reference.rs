@@ -1,11 +1,14 @@
 //! `ncdump` against the reference netcdf-c 4.9.0 `/usr/bin/ncdump`, run side by side: our
 //! fixtures in every option mode, failing command lines, every classic-format file of netcdf-c's
-//! test data (`/work/shared/conformance/netcdf-c`, found by magic number) and the malformed
+//! test data (`conformance/netcdf-c` under `../shared` or `$PURECDF_SHARED_DIR`, found by magic
+//! number) and the malformed
 //! classic corpus of `purecdf/tests/data/bad`. Standard output and exit status must be equal; so
 //! must standard error, once the program name is normalised (where netcdf-c prints source line
 //! numbers of its own code, only the first line is compared).
 //!
 //! Skips when the reference is not installed, unless `PURECDF_REQUIRE_REFERENCE=1`.
+
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -240,7 +243,9 @@ fn netcdf_c_cdl_suite_as_classic_matches_reference() {
     if !reference() || !Path::new("/usr/bin/ncgen").exists() {
         return;
     }
-    let root = Path::new("/work/shared/conformance/netcdf-c");
+    let Some(root) = support::netcdf_c_data() else {
+        return;
+    };
     let mut cdls = Vec::new();
     for sub in ["ncdump/cdl", "ncdump", "ncgen"] {
         if let Ok(rd) = std::fs::read_dir(root.join(sub)) {
@@ -334,9 +339,11 @@ fn netcdf_c_classic_test_files_match_reference() {
     if !reference() {
         return;
     }
-    let root = Path::new("/work/shared/conformance/netcdf-c");
+    let Some(root) = support::netcdf_c_data() else {
+        return;
+    };
     let mut files = Vec::new();
-    classic_files(root, &mut files);
+    classic_files(&root, &mut files);
     if std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() == Ok("1") {
         assert!(files.len() >= 8, "conformance data missing");
     }
@@ -387,9 +394,13 @@ fn malformed_classic_files_fail_like_reference() {
         .collect();
     names.sort();
     let mut files: Vec<(PathBuf, String)> = names.into_iter().map(|n| (dir.clone(), n)).collect();
-    let nc_test = Path::new("/work/shared/conformance/netcdf-c/nc_test");
-    if nc_test.join("bad_cdf5_begin.nc").is_file() {
-        files.push((nc_test.to_path_buf(), "bad_cdf5_begin.nc".to_string()));
+    if let Some(nc_test) = support::netcdf_c_data().map(|d| d.join("nc_test")) {
+        assert!(
+            nc_test.join("bad_cdf5_begin.nc").is_file(),
+            "{}/bad_cdf5_begin.nc missing",
+            nc_test.display()
+        );
+        files.push((nc_test, "bad_cdf5_begin.nc".to_string()));
     }
     let mut diffs = Vec::new();
     for (dir, n) in files {

@@ -2,12 +2,13 @@
 //! conformance CDL corpus and error cases side by side with `/usr/bin/ncgen` (skipped when it is
 //! not installed, unless `PURECDF_REQUIRE_REFERENCE=1`, which turns a missing tool into a failure).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const OURS: &str = env!("CARGO_BIN_EXE_ncgen");
 const REFERENCE: &str = "/usr/bin/ncgen";
-const CORPUS: &str = "/work/shared/conformance/netcdf-c/ncdump/cdl";
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ncgen")
@@ -126,18 +127,15 @@ fn cdl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// bytes when a file is written.
 #[test]
 fn conformance_corpus_matches_reference() {
-    let root = Path::new(CORPUS).parent().unwrap().parent().unwrap();
-    if !reference_available() || !root.is_dir() {
-        assert!(
-            std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() != Ok("1"),
-            "{} missing",
-            root.display()
-        );
+    if !reference_available() {
         return;
     }
+    let Some(root) = support::netcdf_c_data() else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let mut files = Vec::new();
-    cdl_files(root, &mut files);
+    cdl_files(&root, &mut files);
     files.sort();
     assert!(files.len() > 150);
     let mut compared = 0;
@@ -350,4 +348,73 @@ fn header_only_writes_no_data() {
         assert_eq!(got.code, want.code);
         assert!(got.output == want.output, "{args:?}");
     }
+}
+
+/// `_Filter` parameters written in hexadecimal: netcdf-c reads a parameter whose last character
+/// is a float or double tag (`f`, `.`, `d`) with `sscanf("%lf")`, which takes C99 hex floats —
+/// and the tag can be a hex digit of the constant itself (`0x1f` is the float 31, `0x1d` the
+/// double 29) — while integer tags read decimal only (`0x10` is 0). Our ncgen must record the
+/// same words: `ncdump -s -h` of both files equal, exit codes and first messages equal. Filter
+/// 307 (bzip2) with hdf5plugin's plugins for the reference; no data, so nothing is compressed.
+#[test]
+fn hex_filter_parameters_match_reference() {
+    if !reference_available() {
+        return;
+    }
+    let Some(plugins) = support::hdf5_plugin_path() else {
+        return;
+    };
+    let env = [("HDF5_PLUGIN_PATH", plugins.as_str())];
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let params = [
+        "9,0x1f",
+        "9,0X1F,0x10,0X10",
+        "9,0x1fu,0x1fb,0x1fs,0x1fll",
+        "9,0x1d,0xAp2d,0X.1D",
+        "9,-0x.8f,+0x1.8p1f,0x1P-2.,0xf.",
+        "9,0x1pf,0x.,0x1e1f",
+        "9,0x1p-149f,0x1p-150f,0x1.000001p-150f,0x1p128f",
+        "9,0x1.fffffffffffff7p1023d,0x1p-1075d,0x1.8p-1075d",
+        "9,0x0.0000000000000000000000001p0f,0x1000000000000000000000000000000000001p-144f",
+        "9,0xp1f",
+        "9,0x1e",
+        "9,infinif",
+    ];
+    let mut diffs = Vec::new();
+    for p in params {
+        let cdl = format!(
+            "netcdf x {{ dimensions: n = 4 ; variables: float v(n) ; v:_Filter = \"307,{p}\" ; }}\n"
+        );
+        std::fs::write(d.join("f.cdl"), cdl).unwrap();
+        let mut got = Vec::new();
+        for (tool, out) in [(REFERENCE, "r.nc"), (OURS, "o.nc")] {
+            let _ = std::fs::remove_file(d.join(out));
+            let made = support::run_env(tool, ["-k", "nc4", "-o", out, "f.cdl"], d, &env);
+            let dump = support::run(support::REF_NCDUMP, ["-n", "x", "-s", "-h", out], d);
+            let text: String = String::from_utf8_lossy(&dump.stdout)
+                .lines()
+                .filter(|l| !l.contains("_NCProperties"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let first = String::from_utf8_lossy(&made.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string();
+            got.push((made.code, first, text));
+        }
+        if got[0] != got[1] {
+            diffs.push(format!("307,{p}: netcdf-c {:?}\nours {:?}", got[0], got[1]));
+        }
+        if p == "9,0x1f" {
+            // The bits of 31.0f.
+            assert!(
+                got[1].2.contains("v:_Filter = \"307,9,1106771968\""),
+                "{}",
+                got[1].2
+            );
+        }
+    }
+    assert!(diffs.is_empty(), "{}", diffs.join("\n\n"));
 }

@@ -4,6 +4,8 @@
 //! of standard error, and the bytes written. Cases where netcdf-c itself crashes are skipped.
 //! Runs only when the reference tool is installed (required with `PURECDF_REQUIRE_REFERENCE=1`).
 
+mod support;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -339,10 +341,8 @@ fn mutated_cdl() {
     }
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ncgen");
     let mut sources: Vec<Vec<u8>> = Vec::new();
-    for dir in [
-        data.as_path(),
-        Path::new("/work/shared/conformance/netcdf-c/ncdump/cdl"),
-    ] {
+    let corpus = support::netcdf_c_data().map(|d| d.join("ncdump/cdl"));
+    for dir in std::iter::once(data.as_path()).chain(corpus.as_deref()) {
         let Ok(rd) = std::fs::read_dir(dir) else {
             continue;
         };

@@ -5,8 +5,10 @@
 //!
 //! Each filter is an id and parameters separated by commas, filters separated by `|`. Every
 //! number is read the way netcdf-c reads it with C's `sscanf` — leading blanks skipped, a
-//! number prefix taken and the rest ignored, `0x10` read as 0, out-of-range values wrapped or
-//! clamped as the C library does — and a parameter's last characters give its type:
+//! number prefix taken and the rest ignored, out-of-range values wrapped or clamped as the C
+//! library does — and a parameter's last characters give its type. Integers are decimal only
+//! (`0x10` is 0); floats and doubles also take C99 hexadecimal constants, whose digits can
+//! include the tag letter: `0x1f` is the float 31, `0x1d` the double 29, `0x1b` the byte 0.
 //!
 //! | tag | meaning | words |
 //! |---|---|---|
@@ -218,23 +220,29 @@ fn sign_and_digits(s: &str) -> (bool, &[u8]) {
     (negative, &b[..n])
 }
 
-/// The longest prefix of `s` (after blanks) that `strtod` reads as a decimal number or an
-/// infinity or NaN; `None` when there is none.
+/// What C's `sscanf(s, "%lf")` reads (glibc): after blanks and a sign, an infinity, a NaN, a
+/// hexadecimal number (`0x`, hex digits with an optional point, an optional binary exponent
+/// `p`) or a decimal one, each the longest prefix that fits. `None` when it reads nothing — and
+/// also, as glibc's scanner does, for a `0x` followed by neither a hex digit nor a point, and an
+/// `inf` followed by an `i` that does not go on to spell `infinity`.
 fn scan_float(s: &str) -> Option<f64> {
     let t = s.trim_start();
     let b = t.as_bytes();
-    let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let negative = b.first() == Some(&b'-');
+    let i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let sign = |v: f64| if negative { -v } else { v };
     let lower = t[i..].to_ascii_lowercase();
-    for word in ["infinity", "inf", "nan"] {
-        if lower.starts_with(word) {
-            let v = if word == "nan" {
-                f64::NAN
-            } else {
-                f64::INFINITY
-            };
-            return Some(if t.starts_with('-') { -v } else { v });
-        }
+    if let Some(after) = lower.strip_prefix("inf") {
+        let spelled = !after.starts_with('i') || after.starts_with("inity");
+        return spelled.then_some(sign(f64::INFINITY));
     }
+    if lower.starts_with("nan") {
+        return Some(sign(f64::NAN));
+    }
+    if lower.starts_with("0x") {
+        return scan_hex_float(&b[i + 2..]).map(sign);
+    }
+    let mut i = i;
     let digits = |i: &mut usize| {
         let start = *i;
         while *i < b.len() && b[*i].is_ascii_digit() {
@@ -262,6 +270,84 @@ fn scan_float(s: &str) -> Option<f64> {
     t[..i].parse().ok()
 }
 
+/// The magnitude of a hexadecimal floating constant after its `0x`, rounded to the nearest
+/// double (ties to even) as `strtod` rounds it; too large gives infinity, too small zero.
+fn scan_hex_float(b: &[u8]) -> Option<f64> {
+    let hex = |c: u8| char::from(c).to_digit(16);
+    if !b.first().is_some_and(|&c| c == b'.' || hex(c).is_some()) {
+        return None;
+    }
+    // The value is mant * 2^exp; digits past the first 30 significant ones only set `sticky`.
+    let (mut mant, mut exp, mut sticky, mut kept) = (0u128, 0i64, false, 0u32);
+    let mut i = 0;
+    let mut point = false;
+    while i < b.len() {
+        match (b[i], hex(b[i])) {
+            (b'.', _) if !point => point = true,
+            (_, Some(d)) => {
+                if mant == 0 && d == 0 {
+                    // A leading zero: only its place after the point counts.
+                } else if kept < 30 {
+                    mant = mant << 4 | u128::from(d);
+                    kept += 1;
+                } else {
+                    sticky |= d != 0;
+                    exp += 4;
+                }
+                if point {
+                    exp -= 4;
+                }
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    if i + 1 < b.len() && (b[i] == b'p' || b[i] == b'P') {
+        let (e, n) = scan_signed(std::str::from_utf8(&b[i + 1..]).ok()?);
+        if n > 0 && !b[i + 1].is_ascii_whitespace() {
+            exp = exp.saturating_add(e.clamp(-1 << 40, 1 << 40));
+        }
+    }
+    if mant == 0 {
+        return Some(0.0);
+    }
+    // Keep 53 bits, fewer below the normal range; round the dropped ones.
+    let len = i64::from(128 - mant.leading_zeros());
+    let top = len - 1 + exp;
+    if top > 1023 {
+        return Some(f64::INFINITY);
+    }
+    let precision = 53 - (-1022 - top).max(0);
+    if precision < 0 {
+        return Some(0.0);
+    }
+    let shift = (len - precision).max(0);
+    let mut keep = mant;
+    if shift > 0 {
+        keep = mant >> shift;
+        let rest = mant & ((1u128 << shift) - 1);
+        let half = 1u128 << (shift - 1);
+        if rest > half || (rest == half && (sticky || keep & 1 == 1)) {
+            keep += 1;
+        }
+    }
+    // keep <= 2^53 and keep * 2^scale lies on the double grid (scale >= -1074): two exact
+    // power-of-two steps, the second overflowing to infinity only when rounding carried past
+    // the largest double.
+    let scale = exp + shift;
+    let half_scale = scale / 2;
+    Some(keep as f64 * pow2(half_scale) * pow2(scale - half_scale))
+}
+
+/// 2^e for -1074 <= e <= 1023, exactly.
+fn pow2(e: i64) -> f64 {
+    if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,7 +358,8 @@ mod tests {
             .map(|(_, v)| v.into_iter().flat_map(|f| f.params).collect())
     }
 
-    /// Each row was checked with netcdf-c 4.9.0's `nccopy -F a,307,PARAM` and `ncdump -s`.
+    /// Each row was checked with netcdf-c 4.9.0's `nccopy -F a,307,PARAM` or `ncgen` of
+    /// `_Filter = "307,PARAM"`, and `ncdump -s`.
     #[test]
     fn parameters_read_as_netcdf_c_reads_them() {
         let rows: &[(&str, Option<&[u32]>)] = &[
@@ -299,6 +386,73 @@ mod tests {
             ("307,1e3f", Some(&[1148846080])),
             ("307,12ul", Some(&[12, 0])),
             ("307,9|2||1", None),
+            // Hexadecimal: integers stop at the `x`; a float tag (`f`, `.`, `d`) reads a C99
+            // hex float, whose digits may include the tag letter itself.
+            ("307,0X10", Some(&[0])),
+            ("307,0x1fu", Some(&[0])),
+            ("307,0x1fb", Some(&[0])),
+            ("307,0x1e", None),
+            ("307,0x1f", Some(&[1106771968])),
+            ("307,0X1F", Some(&[1106771968])),
+            ("307, +0x1f", Some(&[1106771968])),
+            ("307,-0x1f", Some(&[3254255616])),
+            ("307,0xf", Some(&[1097859072])),
+            ("307,0xff", Some(&[1132396544])),
+            ("307,0xf.", Some(&[1097859072])),
+            ("307,0x1.f", Some(&[1073217536])),
+            ("307,0x.8f", Some(&[1057947648])),
+            ("307,-0x.f", Some(&[3211788288])),
+            ("307,0x1.8p1f", Some(&[1077936128])),
+            ("307,0x1P-2f", Some(&[1048576000])),
+            ("307,0x1p+3.", Some(&[1090519040])),
+            ("307,0x1e1f", Some(&[1173420032])),
+            ("307,0x1pf", Some(&[1065353216])),
+            ("307,0x.pf", Some(&[0])),
+            ("307,0x.", Some(&[0])),
+            ("307,0xp1f", None),
+            ("307,-0xp1f", None),
+            ("307,0x1d", Some(&[0, 1077739520])),
+            ("307,0xd", Some(&[0, 1076494336])),
+            ("307,0xAp2d", Some(&[0, 1078198272])),
+            ("307,0X.1D", Some(&[0, 1069350912])),
+            ("307,0x1p1024d", Some(&[0, 2146435072])),
+            (
+                "307,0x1.fffffffffffff7p1023d",
+                Some(&[u32::MAX, 2146435071]),
+            ),
+            ("307,0x1.fffffffffffff8p0d", Some(&[0, 1073741824])),
+            ("307,0x1p-1074d", Some(&[1, 0])),
+            ("307,0x1p-1075d", Some(&[0, 0])),
+            ("307,0x1.8p-1075d", Some(&[1, 0])),
+            ("307,0x1p-149f", Some(&[1])),
+            ("307,0x1p-150f", Some(&[0])),
+            ("307,0x1.000001p-150f", Some(&[1])),
+            ("307,0x1p128f", Some(&[2139095040])),
+            ("307,0x1.fffffffp127f", Some(&[2139095040])),
+            ("307,0x1.ffffff0000000000001p0f", Some(&[1073741824])),
+            ("307,0x1.0000008p0f", Some(&[1065353216])),
+            ("307,0x1.00000080000000001p0f", Some(&[1065353216])),
+            ("307,0x0.0000000000000000000000001p0f", Some(&[226492416])),
+            (
+                "307,0xffffffffffffffffffffffffffffffffff.0f",
+                Some(&[2139095040]),
+            ),
+            (
+                "307,0x1000000000000000000000000000000000001p-144f",
+                Some(&[1065353216]),
+            ),
+            ("307,0x1p99999999999999f", Some(&[2139095040])),
+            ("307,0x1p-99999999999f", Some(&[0])),
+            // Infinities and NaNs as glibc's scanf spells them.
+            ("307,inff", Some(&[2139095040])),
+            ("307,-inff", Some(&[4286578688])),
+            ("307,infx.", Some(&[2139095040])),
+            ("307,infinif", None),
+            ("307,infin.", None),
+            ("307,nanq.", Some(&[2143289344])),
+            ("307,1ef", Some(&[1065353216])),
+            ("307,.5f", Some(&[1056964608])),
+            ("307,.f", None),
         ];
         for (text, want) in rows {
             assert_eq!(one(text).as_deref(), *want, "{text}");

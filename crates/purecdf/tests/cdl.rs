@@ -2,6 +2,9 @@
 //! hostile input (truncations, mutations, deep nesting, huge sizes) that must give errors, never
 //! panics or huge allocations.
 
+#[path = "common/shared.rs"]
+mod shared;
+
 use purecdf::cdl::{parse, parse_with, CdlDataset, ParseOptions};
 use purecdf::model::{UserTypeKind, Value, ROOT};
 use purecdf::{Format, NcType, Values, VarId};
@@ -340,7 +343,9 @@ fn hostile_input() {
             }
         }
     }
-    let corpus = std::path::Path::new("/work/shared/conformance/netcdf-c/ncdump/cdl");
+    let Some(corpus) = shared::netcdf_c_data().map(|d| d.join("ncdump/cdl")) else {
+        return;
+    };
     let Ok(dir) = std::fs::read_dir(corpus) else {
         return;
     };

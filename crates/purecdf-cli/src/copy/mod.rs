@@ -16,7 +16,9 @@
 //! Messages and exit codes follow the reference: usage errors print `progname: message` (or the
 //! usage text), library errors print the `nc_strerror` text and netcdf-c's
 //! `Location: file ; line N` line (the line of the failing `NC_CHECK` in `nccopy.c`), then
-//! purecdf's context when it has some; every failure exits 1.
+//! purecdf's context when it has some (not for a filter without a plugin, where the reference's
+//! two lines are all); every failure exits 1. A netCDF-4 output that fails before its
+//! definitions end is left as netcdf-c leaves it: an HDF5 file with an empty root group.
 //!
 //! `-w` writes the output as netcdf-c's in-memory store would (`NC_DISKLESS`, see
 //! `purecdf::CreateOptions::diskless`), but builds it in a temporary file beside the destination
@@ -270,16 +272,37 @@ impl Job<'_> {
             dims: HashMap::new(),
             vars: HashMap::new(),
         };
-        if self.in_kind == Kind::Netcdf4 {
-            c.copy_groups()?;
-            c.copy_types(ROOT)?;
-        } else {
-            c.groups.insert(ROOT, ROOT);
+        let defined = (|| {
+            if self.in_kind == Kind::Netcdf4 {
+                c.copy_groups()?;
+                c.copy_types(ROOT)?;
+            } else {
+                c.groups.insert(ROOT, ROOT);
+            }
+            c.copy_schema(ROOT)?;
+            c.out.enddef().at(2119)
+        })();
+        if let Err(f) = defined {
+            drop(c);
+            drop(out);
+            if !self.out_kind.is_classic_family() && !self.o.write_diskless {
+                leave_bare_hdf5(path);
+            }
+            return Err(f);
         }
-        c.copy_schema(ROOT)?;
-        c.out.enddef().at(2119)?;
         data::copy_data(&mut c)?;
         out.close().at(2145)
+    }
+}
+
+/// What netcdf-c's `nccopy` leaves of a netCDF-4 output when it fails before `nc_enddef`: it
+/// exits without closing, and netcdf-c had written nothing of its own to HDF5 yet (groups,
+/// dimensions, variables, attributes and `_NCProperties` all wait for the first sync), so the
+/// HDF5 library's exit handler closes a file holding only an empty root group. `ncdump` reads
+/// that as a netCDF-4 file with nothing in it. Best effort: the copy has already failed.
+fn leave_bare_hdf5(path: &Path) {
+    if let Ok(mut w) = purecdf_hdf5::write::Hdf5Writer::create(path) {
+        let _ = w.flush();
     }
 }
 

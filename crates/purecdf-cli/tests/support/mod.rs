@@ -115,6 +115,25 @@ pub fn python() -> Option<PathBuf> {
     }
 }
 
+/// The folder of hdf5plugin's HDF5 filter plugins (bzip2, blosc, lz4, zstd, ...), for the
+/// reference tools' `HDF5_PLUGIN_PATH`: set explicitly, so that a run does not depend on which
+/// plugins the system's HDF5 happens to find. Skips, or fails under
+/// `PURECDF_REQUIRE_REFERENCE=1`, without a Python that imports hdf5plugin.
+pub fn hdf5_plugin_path() -> Option<String> {
+    let python = python()?;
+    let out = run_plain(
+        python.to_str().expect("UTF-8 path"),
+        ["-c", "import hdf5plugin; print(hdf5plugin.PLUGINS_PATH)"],
+        Path::new("."),
+    );
+    let dir = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if out.success && Path::new(&dir).is_dir() {
+        Some(dir)
+    } else {
+        unavailable("hdf5plugin's filter plugins (pip install hdf5plugin)")
+    }
+}
+
 /// The committed Python helpers of the interop tests.
 pub fn python_script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
