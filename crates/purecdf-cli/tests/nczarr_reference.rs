@@ -357,3 +357,97 @@ fn netcdf_c_nczarr_test_stores_dump_as_expected() {
     }
     support::assert_no_failures("netcdf-c nczarr_test stores", &failures);
 }
+
+/// Hostile Zarr stores in a directory (a `.zgroup` and one array `v` whose `.zarray` is bad):
+/// `(name, .zarray text, the detail our ncdump's second line ends with)`.
+const HOSTILE: [(&str, &str, &str); 3] = [
+    (
+        "h_json",
+        r#"{"zarr_format": 2, "shape": [4"#,
+        "v/.zarray: malformed JSON: EOF while parsing a list at line 1 column 31",
+    ),
+    (
+        "h_shape",
+        r#"{"zarr_format": 2, "order": "C", "compressor": null, "filters": null, "shape": [1e18, 1e18], "chunks": [1, 1], "dtype": "<i4", "fill_value": 0}"#,
+        r#"v/.zarray: "shape" holds 1e+18, not a size"#,
+    ),
+    (
+        "h_chunks",
+        r#"{"zarr_format": 2, "order": "C", "compressor": null, "filters": null, "shape": [4, 3], "chunks": [0, 3], "dtype": "<i4", "fill_value": 0}"#,
+        "v/.zarray: a chunk size of 0",
+    ),
+];
+
+/// Our ncdump on a hostile store, as a plain directory path and as `#mode=zarr,file` and
+/// `#mode=nczarr,file` URLs: netcdf-c's line `ncdump: <target>: NetCDF: NCZarr error`, then one
+/// naming the key at fault (as nccopy adds the library's error after netcdf-c's lines), exit 1.
+///
+/// netcdf-c 4.9.0 on the same stores: any plain directory path is "NetCDF: Unknown file format"
+/// (it does not sniff directories; reading them is our extension, so the Zarr error is ours);
+/// through a URL it crashes on the malformed JSON, dumps the 10^18 × 10^18 shape as valid and
+/// refuses the zero chunk with the same first line as ours. The reference runs pin that.
+#[test]
+fn hostile_stores_are_nczarr_errors_naming_the_key() {
+    let work = tempfile::tempdir().unwrap();
+    let reference = Path::new(REF_NCDUMP).is_file();
+    if !reference {
+        support::unavailable::<()>("the reference ncdump");
+    }
+    let mut failures = Vec::new();
+    for (name, zarray, detail) in HOSTILE {
+        let root = work.path().join(format!("{name}.zarr"));
+        std::fs::create_dir_all(root.join("v")).unwrap();
+        std::fs::write(root.join(".zgroup"), r#"{"zarr_format": 2}"#).unwrap();
+        std::fs::write(root.join("v/.zarray"), zarray).unwrap();
+        let plain = root.to_string_lossy().into_owned();
+        let targets = [
+            plain.clone(),
+            format!("file://{plain}#mode=zarr,file"),
+            format!("file://{plain}#mode=nczarr,file"),
+        ];
+        for target in &targets {
+            let out = run(OURS.ncdump, ["-h", target.as_str()], work.path());
+            let want = format!(
+                "ncdump: {target}: NetCDF: NCZarr error\n\
+                 ncdump: NetCDF: NCZarr error [file {target}]: {detail}\n"
+            );
+            let got = String::from_utf8_lossy(&out.stderr);
+            if got != want || out.code != Some(1) || !out.stdout.is_empty() {
+                failures.push(format!(
+                    "{target}: exit {:?}, stderr {got:?}, want {want:?}",
+                    out.code
+                ));
+            }
+        }
+        if !reference {
+            continue;
+        }
+        // What netcdf-c 4.9.0 does with the same store.
+        let theirs = run(REF_NCDUMP, ["-h", plain.as_str()], work.path());
+        let want = format!("ncdump: {plain}: NetCDF: Unknown file format\n");
+        if theirs.stderr != want.as_bytes() || theirs.code != Some(1) {
+            failures.push(format!(
+                "netcdf-c on {plain}: {}",
+                String::from_utf8_lossy(&theirs.stderr)
+            ));
+        }
+        let url = &targets[2];
+        let theirs = run(REF_NCDUMP, ["-h", url.as_str()], work.path());
+        let ok = match name {
+            "h_json" => !theirs.success && theirs.code != Some(1),
+            "h_shape" => theirs.success && theirs.stdout.starts_with(b"netcdf h_shape {\n"),
+            _ => {
+                theirs.code == Some(1)
+                    && theirs.stderr == format!("ncdump: {url}: NetCDF: NCZarr error\n").as_bytes()
+            }
+        };
+        if !ok {
+            failures.push(format!(
+                "netcdf-c on {url}: exit {:?}, {}",
+                theirs.code,
+                String::from_utf8_lossy(&theirs.stderr)
+            ));
+        }
+    }
+    support::assert_no_failures("hostile Zarr stores", &failures);
+}
