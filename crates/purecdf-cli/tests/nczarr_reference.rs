@@ -24,8 +24,8 @@
 //!   | `ref_quotes_orig.zip` (as a zip)      | `ref_quotes.cdl`                 | run_interop.sh testcasezip: `ncdump -h "file://ref_quotes.zip#mode=zarr,zip"`, `diff -b` |
 //!   | `ref_oldformat.zip` (as a zip)        | `ref_oldformat.cdl`              | run_newformat.sh testcaseold: `ncdump -n ref_oldformat "file://ref_oldformat.zip#mode=nczarr,zip"`, `diff -w` |
 //!   | `ref_data.zarr` (a directory)         | none                             | run_filter_errors.sh: renames its blosc codec and expects ncdump's "unsupported codec" message |
-//!   | `ref_noshape.file.zip`                | none                             | run_corrupt.sh: `ncdump` of `#mode=zarr,file` must not fail (no shape in `.zarray`) |
-//!   | `ref_notzarr.tar.gz`                  | none                             | run_notzarr.sh: `test_notzarr` must get NC_ENOTZARR for an empty or non-Zarr directory |
+//!   | `ref_noshape.file.zip`                | none                             | run_corrupt.sh: `ncdump` of `#mode=zarr,file` must not fail (no shape in `.zarray`); `netcdf_c_noshape_store_dumps`, ignored: we fail |
+//!   | `ref_notzarr.tar.gz`                  | none                             | run_notzarr.sh: `test_notzarr` must get NC_ENOTZARR for an empty or non-Zarr directory or zip; `netcdf_c_notzarr_stores_are_not_netcdf` |
 //!
 //!   `sclean` (test_nczarr.sh) deletes the lines with `:_IsNetcdf4`, `:_Endianness`,
 //!   `_NCProperties` and `_SuperblockVersion`. The other `ref_*.cdl`/`.dmp`/`.txt` files there are
@@ -450,4 +450,83 @@ fn hostile_stores_are_nczarr_errors_naming_the_key() {
         }
     }
     support::assert_no_failures("hostile Zarr stores", &failures);
+}
+
+/// Unpacks `archive` (a `.tar.gz` or `.zip` in netcdf-c's `nczarr_test`) into `into` with the
+/// test Python; `None` (after reporting) when there is no data or no Python.
+fn unpack_nczarr_test(archive: &str, into: &Path) -> Option<()> {
+    let data = support::netcdf_c_data()?;
+    let python: PathBuf =
+        std::env::var_os("PURECDF_PYTHON").map_or_else(|| "python3".into(), PathBuf::from);
+    let module = if archive.ends_with(".zip") {
+        "zipfile"
+    } else {
+        "tarfile"
+    };
+    let out = Command::new(&python)
+        .args(["-m", module, "-e"])
+        .arg(data.join("nczarr_test").join(archive))
+        .arg(into)
+        .output();
+    match out {
+        Ok(o) if o.status.success() => Some(()),
+        _ => support::unavailable(&format!("a Python to unpack {archive}")),
+    }
+}
+
+/// netcdf-c's run_notzarr.sh: `test_notzarr` on each of `ref_notzarr.tar.gz`'s stores (an empty
+/// directory, a directory holding only a text file, an empty zip, a zip of a text file) must
+/// get -51 (NC_ENOTNC, which NC_ENOTZARR aliases) from `nc_open`. Our ncdump says so with
+/// nc_strerror(-51) and exit 1. (netcdf-c 4.9.0, older than that test, dumps the two directories
+/// as empty datasets.)
+#[test]
+fn netcdf_c_notzarr_stores_are_not_netcdf() {
+    let work = tempfile::tempdir().unwrap();
+    if unpack_nczarr_test("ref_notzarr.tar.gz", work.path()).is_none() {
+        return;
+    }
+    let mut failures = Vec::new();
+    for (name, storage) in [
+        ("empty.file", "file"),
+        ("notzarr.file", "file"),
+        ("empty.zip", "zip"),
+        ("notzarr.zip", "zip"),
+    ] {
+        let path = work.path().join(name);
+        assert!(path.exists(), "{name} not in ref_notzarr.tar.gz");
+        let url = format!("file://{}#mode=zarr,{storage}", path.display());
+        let out = run(OURS.ncdump, ["-h", url.as_str()], work.path());
+        let want = format!("ncdump: {url}: NetCDF: Unknown file format\n");
+        if out.code != Some(1) || out.stderr != want.as_bytes() || !out.stdout.is_empty() {
+            failures.push(format!(
+                "{url}: exit {:?}, {}",
+                out.code,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    support::assert_no_failures("ref_notzarr stores", &failures);
+}
+
+/// netcdf-c's run_corrupt.sh testnoshape1: `ncdump "file://ref_noshape.file#mode=zarr,file"`
+/// must succeed (the script runs under `set -e`; it compares nothing). The array `v` has
+/// `"shape": []` but `_ARRAY_DIMENSIONS: ["d0"]` and a chunk of six ints; netcdf-c since
+/// 1552d894 suppresses such a variable and dumps the rest. We read `v` as a scalar (0-d arrays
+/// are read, beyond netcdf-c), print its header, then fail on its 24-byte chunk
+/// ("v/0: chunk holds 24 bytes, not 4"), as zarr-python does ("cannot reshape array of size 6
+/// into shape ()"); netcdf-c 4.9.0 crashes. Not yet decided: suppress the variable as netcdf-c
+/// does, or keep reading 0-d arrays and refuse this one.
+#[test]
+#[ignore = "ref_noshape: our ncdump fails on v's oversized chunk; netcdf-c suppresses v"]
+fn netcdf_c_noshape_store_dumps() {
+    let work = tempfile::tempdir().unwrap();
+    if unpack_nczarr_test("ref_noshape.file.zip", work.path()).is_none() {
+        return;
+    }
+    let url = format!(
+        "file://{}#mode=zarr,file",
+        work.path().join("ref_noshape.file").display()
+    );
+    let out = run(OURS.ncdump, [url.as_str()], work.path());
+    assert!(out.success, "{}", out.failure("ncdump"));
 }
