@@ -356,12 +356,13 @@ pub fn run(argv: &[String]) -> i32 {
     let file = match purecdf::open(os_path(&path)) {
         Ok(f) => f,
         Err(e) => {
-            let msg = if os_path(&path).is_dir() {
-                ErrorKind::NotNc.nc_message().to_string()
-            } else {
-                e.nc_message()
-            };
-            return fail(progname, &format!("{path}: {msg}"));
+            let code = fail(progname, &format!("{path}: {}", e.nc_message()));
+            // NC_ENCZARR says nothing of what is wrong: name the key, as nccopy adds the
+            // library's error after netcdf-c's lines.
+            if e.kind() == ErrorKind::Nczarr && e.context().detail.is_some() {
+                fail(progname, &e.to_string());
+            }
+            return code;
         }
     };
     let stdout = std::io::stdout();

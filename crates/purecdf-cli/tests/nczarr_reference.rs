@@ -24,8 +24,8 @@
 //!   | `ref_quotes_orig.zip` (as a zip)      | `ref_quotes.cdl`                 | run_interop.sh testcasezip: `ncdump -h "file://ref_quotes.zip#mode=zarr,zip"`, `diff -b` |
 //!   | `ref_oldformat.zip` (as a zip)        | `ref_oldformat.cdl`              | run_newformat.sh testcaseold: `ncdump -n ref_oldformat "file://ref_oldformat.zip#mode=nczarr,zip"`, `diff -w` |
 //!   | `ref_data.zarr` (a directory)         | none                             | run_filter_errors.sh: renames its blosc codec and expects ncdump's "unsupported codec" message |
-//!   | `ref_noshape.file.zip`                | none                             | run_corrupt.sh: `ncdump` of `#mode=zarr,file` must not fail (no shape in `.zarray`) |
-//!   | `ref_notzarr.tar.gz`                  | none                             | run_notzarr.sh: `test_notzarr` must get NC_ENOTZARR for an empty or non-Zarr directory |
+//!   | `ref_noshape.file.zip`                | none                             | run_corrupt.sh: `ncdump` of `#mode=zarr,file` must not fail (no shape in `.zarray`); `netcdf_c_noshape_store_dumps`, ignored: we fail |
+//!   | `ref_notzarr.tar.gz`                  | none                             | run_notzarr.sh: `test_notzarr` must get NC_ENOTZARR for an empty or non-Zarr directory or zip; `netcdf_c_notzarr_stores_are_not_netcdf` |
 //!
 //!   `sclean` (test_nczarr.sh) deletes the lines with `:_IsNetcdf4`, `:_Endianness`,
 //!   `_NCProperties` and `_SuperblockVersion`. The other `ref_*.cdl`/`.dmp`/`.txt` files there are
@@ -356,4 +356,177 @@ fn netcdf_c_nczarr_test_stores_dump_as_expected() {
         support::unavailable::<()>("the reference ncdump");
     }
     support::assert_no_failures("netcdf-c nczarr_test stores", &failures);
+}
+
+/// Hostile Zarr stores in a directory (a `.zgroup` and one array `v` whose `.zarray` is bad):
+/// `(name, .zarray text, the detail our ncdump's second line ends with)`.
+const HOSTILE: [(&str, &str, &str); 3] = [
+    (
+        "h_json",
+        r#"{"zarr_format": 2, "shape": [4"#,
+        "v/.zarray: malformed JSON: EOF while parsing a list at line 1 column 31",
+    ),
+    (
+        "h_shape",
+        r#"{"zarr_format": 2, "order": "C", "compressor": null, "filters": null, "shape": [1e18, 1e18], "chunks": [1, 1], "dtype": "<i4", "fill_value": 0}"#,
+        r#"v/.zarray: "shape" holds 1e+18, not a size"#,
+    ),
+    (
+        "h_chunks",
+        r#"{"zarr_format": 2, "order": "C", "compressor": null, "filters": null, "shape": [4, 3], "chunks": [0, 3], "dtype": "<i4", "fill_value": 0}"#,
+        "v/.zarray: a chunk size of 0",
+    ),
+];
+
+/// Our ncdump on a hostile store, as a plain directory path and as `#mode=zarr,file` and
+/// `#mode=nczarr,file` URLs: netcdf-c's line `ncdump: <target>: NetCDF: NCZarr error`, then one
+/// naming the key at fault (as nccopy adds the library's error after netcdf-c's lines), exit 1.
+///
+/// netcdf-c 4.9.0 on the same stores: any plain directory path is "NetCDF: Unknown file format"
+/// (it does not sniff directories; reading them is our extension, so the Zarr error is ours);
+/// through a URL it crashes on the malformed JSON, dumps the 10^18 × 10^18 shape as valid and
+/// refuses the zero chunk with the same first line as ours. The reference runs pin that.
+#[test]
+fn hostile_stores_are_nczarr_errors_naming_the_key() {
+    let work = tempfile::tempdir().unwrap();
+    let reference = Path::new(REF_NCDUMP).is_file();
+    if !reference {
+        support::unavailable::<()>("the reference ncdump");
+    }
+    let mut failures = Vec::new();
+    for (name, zarray, detail) in HOSTILE {
+        let root = work.path().join(format!("{name}.zarr"));
+        std::fs::create_dir_all(root.join("v")).unwrap();
+        std::fs::write(root.join(".zgroup"), r#"{"zarr_format": 2}"#).unwrap();
+        std::fs::write(root.join("v/.zarray"), zarray).unwrap();
+        let plain = root.to_string_lossy().into_owned();
+        let targets = [
+            plain.clone(),
+            format!("file://{plain}#mode=zarr,file"),
+            format!("file://{plain}#mode=nczarr,file"),
+        ];
+        for target in &targets {
+            let out = run(OURS.ncdump, ["-h", target.as_str()], work.path());
+            let want = format!(
+                "ncdump: {target}: NetCDF: NCZarr error\n\
+                 ncdump: NetCDF: NCZarr error [file {target}]: {detail}\n"
+            );
+            let got = String::from_utf8_lossy(&out.stderr);
+            if got != want || out.code != Some(1) || !out.stdout.is_empty() {
+                failures.push(format!(
+                    "{target}: exit {:?}, stderr {got:?}, want {want:?}",
+                    out.code
+                ));
+            }
+        }
+        if !reference {
+            continue;
+        }
+        // What netcdf-c 4.9.0 does with the same store.
+        let theirs = run(REF_NCDUMP, ["-h", plain.as_str()], work.path());
+        let want = format!("ncdump: {plain}: NetCDF: Unknown file format\n");
+        if theirs.stderr != want.as_bytes() || theirs.code != Some(1) {
+            failures.push(format!(
+                "netcdf-c on {plain}: {}",
+                String::from_utf8_lossy(&theirs.stderr)
+            ));
+        }
+        let url = &targets[2];
+        let theirs = run(REF_NCDUMP, ["-h", url.as_str()], work.path());
+        let ok = match name {
+            "h_json" => !theirs.success && theirs.code != Some(1),
+            "h_shape" => theirs.success && theirs.stdout.starts_with(b"netcdf h_shape {\n"),
+            _ => {
+                theirs.code == Some(1)
+                    && theirs.stderr == format!("ncdump: {url}: NetCDF: NCZarr error\n").as_bytes()
+            }
+        };
+        if !ok {
+            failures.push(format!(
+                "netcdf-c on {url}: exit {:?}, {}",
+                theirs.code,
+                String::from_utf8_lossy(&theirs.stderr)
+            ));
+        }
+    }
+    support::assert_no_failures("hostile Zarr stores", &failures);
+}
+
+/// Unpacks `archive` (a `.tar.gz` or `.zip` in netcdf-c's `nczarr_test`) into `into` with the
+/// test Python; `None` (after reporting) when there is no data or no Python.
+fn unpack_nczarr_test(archive: &str, into: &Path) -> Option<()> {
+    let data = support::netcdf_c_data()?;
+    let python: PathBuf =
+        std::env::var_os("PURECDF_PYTHON").map_or_else(|| "python3".into(), PathBuf::from);
+    let module = if archive.ends_with(".zip") {
+        "zipfile"
+    } else {
+        "tarfile"
+    };
+    let out = Command::new(&python)
+        .args(["-m", module, "-e"])
+        .arg(data.join("nczarr_test").join(archive))
+        .arg(into)
+        .output();
+    match out {
+        Ok(o) if o.status.success() => Some(()),
+        _ => support::unavailable(&format!("a Python to unpack {archive}")),
+    }
+}
+
+/// netcdf-c's run_notzarr.sh: `test_notzarr` on each of `ref_notzarr.tar.gz`'s stores (an empty
+/// directory, a directory holding only a text file, an empty zip, a zip of a text file) must
+/// get -51 (NC_ENOTNC, which NC_ENOTZARR aliases) from `nc_open`. Our ncdump says so with
+/// nc_strerror(-51) and exit 1. (netcdf-c 4.9.0, older than that test, dumps the two directories
+/// as empty datasets.)
+#[test]
+fn netcdf_c_notzarr_stores_are_not_netcdf() {
+    let work = tempfile::tempdir().unwrap();
+    if unpack_nczarr_test("ref_notzarr.tar.gz", work.path()).is_none() {
+        return;
+    }
+    let mut failures = Vec::new();
+    for (name, storage) in [
+        ("empty.file", "file"),
+        ("notzarr.file", "file"),
+        ("empty.zip", "zip"),
+        ("notzarr.zip", "zip"),
+    ] {
+        let path = work.path().join(name);
+        assert!(path.exists(), "{name} not in ref_notzarr.tar.gz");
+        let url = format!("file://{}#mode=zarr,{storage}", path.display());
+        let out = run(OURS.ncdump, ["-h", url.as_str()], work.path());
+        let want = format!("ncdump: {url}: NetCDF: Unknown file format\n");
+        if out.code != Some(1) || out.stderr != want.as_bytes() || !out.stdout.is_empty() {
+            failures.push(format!(
+                "{url}: exit {:?}, {}",
+                out.code,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    support::assert_no_failures("ref_notzarr stores", &failures);
+}
+
+/// netcdf-c's run_corrupt.sh testnoshape1: `ncdump "file://ref_noshape.file#mode=zarr,file"`
+/// must succeed (the script runs under `set -e`; it compares nothing). The array `v` has
+/// `"shape": []` but `_ARRAY_DIMENSIONS: ["d0"]` and a chunk of six ints; netcdf-c since
+/// 1552d894 suppresses such a variable and dumps the rest. We read `v` as a scalar (0-d arrays
+/// are read, beyond netcdf-c), print its header, then fail on its 24-byte chunk
+/// ("v/0: chunk holds 24 bytes, not 4"), as zarr-python does ("cannot reshape array of size 6
+/// into shape ()"); netcdf-c 4.9.0 crashes. Not yet decided: suppress the variable as netcdf-c
+/// does, or keep reading 0-d arrays and refuse this one.
+#[test]
+#[ignore = "ref_noshape: our ncdump fails on v's oversized chunk; netcdf-c suppresses v"]
+fn netcdf_c_noshape_store_dumps() {
+    let work = tempfile::tempdir().unwrap();
+    if unpack_nczarr_test("ref_noshape.file.zip", work.path()).is_none() {
+        return;
+    }
+    let url = format!(
+        "file://{}#mode=zarr,file",
+        work.path().join("ref_noshape.file").display()
+    );
+    let out = run(OURS.ncdump, [url.as_str()], work.path());
+    assert!(out.success, "{}", out.failure("ncdump"));
 }

@@ -104,6 +104,12 @@ pub fn open_with(path: impl AsRef<Path>, options: impl Into<OpenOptions>) -> Res
     if let Some(b) = open_zarr(path)? {
         return Ok(File::from_backend(Box::new(b), path.to_path_buf()));
     }
+    if path.is_dir() {
+        // netcdf-c's nc_open of a directory: NC_ENOTNC, not the system's EISDIR.
+        return Err(Error::new(ErrorKind::NotNc)
+            .detail("a directory holding no Zarr store")
+            .path(path));
+    }
     match read_magic(path)? {
         Magic::Classic(_) => {
             let b = crate::classic::ClassicFile::open(path, false).map_err(|e| e.path(path))?;

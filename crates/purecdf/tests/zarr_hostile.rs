@@ -300,3 +300,60 @@ fn hostile_v3_shards_name_the_key() {
     let e = f.variable("v").unwrap().get_typed_values(..).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoFilter, "{e}");
 }
+
+/// The three hostile stores of the CLI tests, as `(name, .zarray text)`: malformed JSON, a
+/// shape of 10^18 × 10^18, a chunk of length 0.
+const HOSTILE_DIRS: [(&str, &str); 3] = [
+    ("h_json", r#"{"zarr_format": 2, "shape": [4"#),
+    (
+        "h_shape",
+        r#"{"zarr_format": 2, "order": "C", "compressor": null, "filters": null, "shape": [1e18, 1e18], "chunks": [1, 1], "dtype": "<i4", "fill_value": 0}"#,
+    ),
+    (
+        "h_chunks",
+        r#"{"zarr_format": 2, "order": "C", "compressor": null, "filters": null, "shape": [4, 3], "chunks": [0, 3], "dtype": "<i4", "fill_value": 0}"#,
+    ),
+];
+
+/// A hostile store in a directory fails to open as NC_ENCZARR naming `v/.zarray`, whether it is
+/// given as a plain path or as a URL with either mode.
+#[test]
+fn hostile_directory_stores_are_nczarr_errors_in_every_form() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, zarray) in HOSTILE_DIRS {
+        let root = dir.path().join(format!("{name}.zarr"));
+        std::fs::create_dir_all(root.join("v")).unwrap();
+        std::fs::write(root.join(".zgroup"), ZGROUP.1).unwrap();
+        std::fs::write(root.join("v/.zarray"), zarray).unwrap();
+        let plain = root.to_str().unwrap().to_string();
+        let forms = [
+            plain.clone(),
+            format!("file://{plain}#mode=zarr,file"),
+            format!("file://{plain}#mode=nczarr,file"),
+        ];
+        for form in forms {
+            let e = match purecdf::open(&form) {
+                Ok(_) => panic!("{form} opened"),
+                Err(e) => e,
+            };
+            assert_eq!(e.kind(), ErrorKind::Nczarr, "{form}: {e}");
+            assert_eq!(e.nc_message(), "NetCDF: NCZarr error", "{form}");
+            assert!(e.to_string().contains("v/.zarray"), "{form}: {e}");
+        }
+    }
+}
+
+/// A directory holding only a `.zattrs` at its top is recognisably a Zarr store: opened as one
+/// (and refused for its missing `.zgroup`, as the same objects in memory are), not read as a file.
+#[test]
+fn directory_with_only_zattrs_is_opened_as_zarr() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("a.zarr");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join(".zattrs"), "{}").unwrap();
+    let Err(e) = purecdf::open(&root) else {
+        panic!("opened a store without a .zgroup");
+    };
+    assert_eq!(e.kind(), ErrorKind::NotNc, "{e}");
+    assert!(e.to_string().contains(".zgroup"), "{e}");
+}

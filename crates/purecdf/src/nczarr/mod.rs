@@ -126,9 +126,16 @@ pub(crate) fn read_metadata(store: &dyn Store, modes: Modes) -> Result<build::Bu
 /// True when a plain path names a Zarr store: a directory holding Zarr metadata at its root.
 pub(crate) fn is_store_directory(path: &Path) -> bool {
     path.is_dir()
-        && [".zgroup", ".zarray", ".zmetadata", ".nczarr", "zarr.json"]
-            .iter()
-            .any(|m| path.join(m).is_file())
+        && [
+            ".zgroup",
+            ".zarray",
+            ".zattrs",
+            ".zmetadata",
+            ".nczarr",
+            "zarr.json",
+        ]
+        .iter()
+        .any(|m| path.join(m).is_file())
 }
 
 impl NczarrFile {
