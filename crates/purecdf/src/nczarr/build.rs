@@ -330,6 +330,17 @@ impl Builder<'_> {
             )
             .cloned(),
         };
+        // An array with no shape but dimension names contradicts itself: netcdf-c leaves it
+        // out of the dataset (a warning in its log), and so do we; a 0-d array (no shape and no
+        // names) is read as a scalar.
+        let named = |a: &Map| {
+            a.get("_ARRAY_DIMENSIONS")
+                .and_then(Value::as_array)
+                .is_some_and(|n| !n.is_empty())
+        };
+        if meta.shape.is_empty() && ncarray.is_none() && zattrs.as_ref().is_some_and(named) {
+            return Ok(());
+        }
         let storage = ncarray
             .as_ref()
             .and_then(|a| a.get("storage"))
