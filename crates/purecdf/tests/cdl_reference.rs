@@ -4,6 +4,9 @@
 //! layouts, enum members, vlen and opaque types), and the listing must equal ours. Runs when
 //! ncgen, a C compiler and netcdf.h are installed; required with `PURECDF_REQUIRE_REFERENCE=1`.
 
+#[path = "common/shared.rs"]
+mod shared;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -359,18 +362,9 @@ fn enhanced_model_matches_netcdf_c() {
     let Some(lister) = tools_available(tmp.path()) else {
         return;
     };
-    let shared = std::env::var("PURECDF_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    let root = shared.join("conformance/netcdf-c");
-    if !root.is_dir() {
-        assert!(
-            std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() != Ok("1"),
-            "{} is required (PURECDF_REQUIRE_REFERENCE=1)",
-            root.display()
-        );
+    let Some(root) = shared::netcdf_c_data() else {
         return;
-    }
+    };
     let mut files = Vec::new();
     let mut dirs = vec![root.to_path_buf()];
     while let Some(d) = dirs.pop() {

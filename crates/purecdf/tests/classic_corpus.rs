@@ -8,6 +8,9 @@
 //! Needs ../shared (or PURECDF_SHARED_DIR), ncgen, cc and libnetcdf; skips without them unless
 //! PURECDF_REQUIRE_REFERENCE=1.
 
+#[path = "common/shared.rs"]
+mod shared;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -20,14 +23,6 @@ fn require() -> bool {
 fn skip(why: &str) {
     assert!(!require(), "{why}");
     eprintln!("skipping: {why}");
-}
-
-fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("PURECDF_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    let c = dir.join("conformance/netcdf-c");
-    c.is_dir().then_some(c)
 }
 
 fn build_dumper(dir: &Path) -> Option<PathBuf> {
@@ -118,8 +113,8 @@ fn rewrite(src: &Path, dst: &Path) {
 
 #[test]
 fn netcdf_c_cdl_corpus_reads_and_rewrites_identically() {
-    let Some(root) = shared() else {
-        return skip("no shared conformance tree");
+    let Some(root) = shared::netcdf_c_data() else {
+        return;
     };
     let tmp = tempfile::tempdir().unwrap();
     let Some(dumper) = build_dumper(tmp.path()) else {
@@ -195,8 +190,8 @@ fn netcdf_c_cdl_corpus_reads_and_rewrites_identically() {
 
 #[test]
 fn netcdf_c_classic_files_read_as_libnetcdf_reads_them() {
-    let Some(root) = shared() else {
-        return skip("no shared conformance tree");
+    let Some(root) = shared::netcdf_c_data() else {
+        return;
     };
     let tmp = tempfile::tempdir().unwrap();
     let Some(dumper) = build_dumper(tmp.path()) else {

@@ -1,6 +1,6 @@
 //! Malformed classic files ("The NetCDF Classic Format Specification", header grammar).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use purecdf::{ErrorKind, NcType};
 
@@ -275,21 +275,11 @@ fn committed_corpus_rejected_by_reference() {
 /// netcdf-c's own corrupt classic file (a CDF-5 `begin` inside the header), read in place.
 #[test]
 fn netcdf_c_bad_cdf5_begin() {
-    let shared = match std::env::var_os("PURECDF_SHARED_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    let path = shared.join("conformance/netcdf-c/nc_test/bad_cdf5_begin.nc");
-    let Ok(bytes) = std::fs::read(&path) else {
-        if require_reference() {
-            panic!(
-                "{} is required (PURECDF_REQUIRE_REFERENCE=1)",
-                path.display()
-            );
-        }
-        eprintln!("skipping: {} not available", path.display());
+    let Some(data) = crate::shared::netcdf_c_data() else {
         return;
     };
+    let path = data.join("nc_test/bad_cdf5_begin.nc");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     run_cases(
         "bad_cdf5_begin.nc",
         vec![("bad_cdf5_begin.nc".into(), bytes)],

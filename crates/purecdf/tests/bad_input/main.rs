@@ -127,6 +127,8 @@ fn require_reference() -> bool {
 /// Classic files: generated corruptions of the seeds and the committed inventory.
 mod classic;
 mod corrupt;
+#[path = "../common/shared.rs"]
+mod shared;
 
 /// Bad CDL through `purecdf::cdl::parse`.
 mod cdl;
