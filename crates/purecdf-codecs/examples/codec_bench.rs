@@ -16,7 +16,10 @@ fn main() {
     let data = std::fs::read(&args[1]).expect("read the file");
     let ts: usize = args.get(2).map_or(4, |s| s.parse().unwrap());
     let only = args.get(3).cloned().unwrap_or_default();
-    let chunk = 4 << 20;
+    let chunk = std::env::var("CHUNK")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4 << 20);
     let mut codecs: Vec<(String, Enc, Dec)> = Vec::new();
     for level in [1, 3, 9, 19] {
         codecs.push((
