@@ -20,6 +20,15 @@
 //! and a filter keeps no state between chunks, which are encoded and decoded in parallel on
 //! rayon's pool. A panic inside a user filter becomes an error of that read or write.
 //!
+//! # NCZarr
+//! NCZarr stores keep a chunk's filters as numcodecs JSON (`.zarray`'s `filters` and
+//! `compressor`), so a user filter also needs its Zarr form there, as a netcdf-c filter needs an
+//! NCZarr codec plugin beside its HDF5 plugin (netcdf-c's `docs/filters.md`, "NCZarr Filter
+//! Support"): implement [`ZarrCodec`] and register it for the same id with
+//! [`register_zarr_codec`]. Without one, [`crate::VariableMut::set_filter`] on an NCZarr
+//! variable gives NC_ENOFILTER, and a store whose codec id is registered by no one refuses
+//! reads of that variable with NC_ENOFILTER.
+//!
 //! # Example
 //! A toy filter, id 40000, that XORs every byte with a key given as its parameter:
 //! ```
@@ -65,9 +74,124 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+
 use crate::error::{Error, ErrorKind, Result};
 
 pub use purecdf_hdf5::filter::{Filter, FilterError, FilterFactory};
+
+/// The Zarr (numcodecs JSON) form of a filter, for NCZarr stores: what netcdf-c's NCZarr codec
+/// plugins give (`NCZ_codec_t`: a codec id and the conversions both ways between the HDF5
+/// parameters and the codec's JSON text).
+///
+/// ```
+/// use purecdf::filters::{FilterError, ZarrCodec};
+///
+/// /// `{"id": "xor", "key": K}` for HDF5 parameters `[K]`.
+/// struct XorCodec;
+///
+/// impl ZarrCodec for XorCodec {
+///     fn codec_id(&self) -> &str {
+///         "xor"
+///     }
+///     fn params_to_codec(&self, params: &[u32]) -> Result<String, FilterError> {
+///         match params {
+///             [key] => Ok(format!(r#"{{"id": "xor", "key": {key}}}"#)),
+///             _ => Err(FilterError::BadParams(40000)),
+///         }
+///     }
+///     fn codec_to_params(&self, codec: &str) -> Result<Vec<u32>, FilterError> {
+///         // A real codec would use a JSON parser; this one finds its one number.
+///         let key = codec.rsplit(':').next().and_then(|k| k.trim_end_matches('}').trim().parse().ok());
+///         key.map(|k| vec![k]).ok_or(FilterError::BadParams(40000))
+///     }
+/// }
+/// purecdf::filters::register_zarr_codec(40000, XorCodec)?;
+/// # Ok::<(), purecdf::Error>(())
+/// ```
+pub trait ZarrCodec: Send + Sync {
+    /// The codec's `"id"` in the JSON (numcodecs' name for it).
+    fn codec_id(&self) -> &str;
+    /// The codec's JSON object, `"id"` included, for the filter's HDF5 parameters.
+    ///
+    /// # Errors
+    /// Parameters the codec cannot express.
+    fn params_to_codec(&self, params: &[u32]) -> std::result::Result<String, FilterError>;
+    /// The HDF5 parameters for the codec's JSON object (as stored, `"id"` included).
+    ///
+    /// # Errors
+    /// A configuration the codec does not accept.
+    fn codec_to_params(&self, codec: &str) -> std::result::Result<Vec<u32>, FilterError>;
+}
+
+type CodecTable = Vec<(u32, Arc<dyn ZarrCodec>)>;
+
+fn codec_table() -> &'static RwLock<CodecTable> {
+    static TABLE: OnceLock<RwLock<CodecTable>> = OnceLock::new();
+    TABLE.get_or_init(Default::default)
+}
+
+/// Registers the Zarr form of HDF5 filter `id` for NCZarr stores (replacing any registered
+/// before for that id); the filter itself is registered with [`register_filter`].
+///
+/// # Errors
+/// NC_EFILTER for an id outside 256-65535 or of a built-in filter, and for a codec id of
+/// purecdf's own codecs (`zlib`, `gzip`, `shuffle`, `fletcher32`, `bz2`, `zstd`, `blosc`, `lz4`,
+/// `vlen-utf8`, `crc32c`) or of another registered filter.
+pub fn register_zarr_codec(id: u32, codec: impl ZarrCodec + 'static) -> Result<()> {
+    let refused = |why: String| Err(Error::with_detail(ErrorKind::Filter, why));
+    match u16::try_from(id) {
+        Ok(short) if short >= purecdf_hdf5::filter::registry::FIRST_USER_ID => {
+            if purecdf_hdf5::filter::is_builtin(short) {
+                return refused(format!("filter id {id} is built in"));
+            }
+        }
+        _ => return refused(format!("filter id {id} is not a user filter id")),
+    }
+    let name = codec.codec_id().to_string();
+    if crate::nczarr::BUILT_IN_CODECS.contains(&name.as_str()) {
+        return refused(format!("codec id {name:?} is built in"));
+    }
+    let mut table = codec_table()
+        .write()
+        .unwrap_or_else(PoisonError::into_inner);
+    if table.iter().any(|(i, c)| *i != id && c.codec_id() == name) {
+        return refused(format!("codec id {name:?} is another filter's"));
+    }
+    table.retain(|(i, _)| *i != id);
+    table.push((id, Arc::new(codec)));
+    Ok(())
+}
+
+/// Removes the Zarr form registered for filter `id`; true when there was one.
+pub fn unregister_zarr_codec(id: u32) -> bool {
+    let mut table = codec_table()
+        .write()
+        .unwrap_or_else(PoisonError::into_inner);
+    let before = table.len();
+    table.retain(|(i, _)| *i != id);
+    table.len() != before
+}
+
+/// Runs a user codec's conversion, a panic inside it becoming an error.
+pub(crate) fn guarded<T>(
+    f: impl FnOnce() -> std::result::Result<T, FilterError>,
+) -> std::result::Result<T, FilterError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err(FilterError::Corrupt(0, "a Zarr codec panicked".into())))
+}
+
+/// The Zarr codec registered for filter `id`.
+pub(crate) fn zarr_codec(id: u32) -> Option<Arc<dyn ZarrCodec>> {
+    let table = codec_table().read().unwrap_or_else(PoisonError::into_inner);
+    table.iter().find(|(i, _)| *i == id).map(|(_, c)| c.clone())
+}
+
+/// The filter id and Zarr codec registered under codec id `name`.
+pub(crate) fn zarr_codec_named(name: &str) -> Option<(u32, Arc<dyn ZarrCodec>)> {
+    let table = codec_table().read().unwrap_or_else(PoisonError::into_inner);
+    table.iter().find(|(_, c)| c.codec_id() == name).cloned()
+}
 
 /// Registers `factory` for HDF5 filter `id`, for every file this process writes or reads from
 /// now on (replacing any filter registered before under that id).

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::thread::ThreadId;
 
 use purecdf::filters::{
-    register_filter, registered_filters, unregister_filter, Filter, FilterError,
+    register_filter, register_zarr_codec, registered_filters, unregister_filter,
+    unregister_zarr_codec, Filter, FilterError, ZarrCodec,
 };
 use purecdf::ErrorKind;
 
@@ -203,4 +204,96 @@ fn oversized_decode_is_an_error() {
         assert_eq!(r.unwrap_err().kind(), ErrorKind::Hdf);
     }
     unregister_filter(40003);
+}
+
+/// The Zarr form of the XOR filter: `{"id": "xor-test", "key": K}`.
+struct XorCodec;
+
+impl ZarrCodec for XorCodec {
+    fn codec_id(&self) -> &str {
+        "xor-test"
+    }
+    fn params_to_codec(&self, params: &[u32]) -> Result<String, FilterError> {
+        match params {
+            [key] => Ok(format!(r#"{{"id":"xor-test","key":{key}}}"#)),
+            _ => Err(FilterError::BadParams(0)),
+        }
+    }
+    fn codec_to_params(&self, codec: &str) -> Result<Vec<u32>, FilterError> {
+        let key = codec
+            .split("\"key\":")
+            .nth(1)
+            .and_then(|k| k.trim_end_matches('}').trim().parse().ok());
+        key.map(|k| vec![k]).ok_or(FilterError::BadParams(0))
+    }
+}
+
+/// A registered filter with a registered Zarr form writes NCZarr stores: the `.zarray` names
+/// the codec with its parameter, every chunk object holds the XOR of the raw little-endian
+/// values, and the store reads back; without the codec (or the filter) the variable cannot be
+/// defined, and reads fail with NC_ENOFILTER, as in netcdf-c.
+#[test]
+fn registered_filter_with_zarr_codec_writes_nczarr() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("xor.zarr");
+    let url = format!("file://{}#mode=nczarr,file", store.display());
+    register_xor(40010, 0);
+
+    // The filter alone is not enough for NCZarr.
+    let mut f = purecdf::create(&url).unwrap();
+    f.add_dimension("y", ROWS).unwrap();
+    f.add_dimension("x", COLS).unwrap();
+    let mut v = f.add_variable::<f64>("v", &["y", "x"]).unwrap();
+    v.set_chunking(&[4, 250]).unwrap();
+    assert_eq!(
+        v.set_filter(40010, &[0xa5]).unwrap_err().kind(),
+        ErrorKind::NoFilter
+    );
+    drop(f);
+
+    register_zarr_codec(40010, XorCodec).unwrap();
+    let mut f = purecdf::create(&url).unwrap();
+    f.add_dimension("y", ROWS).unwrap();
+    f.add_dimension("x", COLS).unwrap();
+    let mut v = f.add_variable::<f64>("v", &["y", "x"]).unwrap();
+    v.set_chunking(&[4, 250]).unwrap();
+    v.set_filter(40010, &[0xa5]).unwrap();
+    v.put_values(&data(), ..).unwrap();
+    f.close().unwrap();
+
+    let zarray = std::fs::read_to_string(store.join("v/.zarray")).unwrap();
+    assert!(
+        zarray.contains(r#""compressor":{"id":"xor-test","key":165}"#),
+        "{zarray}"
+    );
+    // Chunk (1, 1): rows 4..8, columns 250..500, XORed byte by byte.
+    let stored = std::fs::read(store.join("v/1.1")).unwrap();
+    let all = data();
+    let raw: Vec<u8> = (4..8)
+        .flat_map(|r| all[r * COLS + 250..r * COLS + 500].to_vec())
+        .flat_map(f64::to_le_bytes)
+        .collect();
+    let unxored: Vec<u8> = stored.iter().map(|b| b ^ 0xa5).collect();
+    assert_eq!(unxored, raw);
+
+    let f = purecdf::open(&url).unwrap();
+    let v = f.variable("v").unwrap();
+    assert_eq!(v.filter_ids(), [40010]);
+    assert_eq!(v.get_values::<f64, _>(..).unwrap(), data());
+    drop(f);
+
+    // Built-in codec ids and filter ids are refused, and so is another filter's codec id.
+    assert!(register_zarr_codec(32015, XorCodec).is_err());
+    assert!(register_zarr_codec(40011, XorCodec).is_err());
+    assert!(register_zarr_codec(100, XorCodec).is_err());
+
+    // Without the codec the store's variable is refused on read.
+    assert!(unregister_zarr_codec(40010));
+    let f = purecdf::open(&url).unwrap();
+    let e = f
+        .variable("v")
+        .unwrap()
+        .get_values::<f64, _>(..)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NoFilter);
 }

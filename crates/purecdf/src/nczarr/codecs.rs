@@ -47,6 +47,20 @@ impl std::fmt::Debug for Codec {
     }
 }
 
+/// The codec ids purecdf implements itself (user codecs cannot take them).
+pub(crate) const BUILT_IN_CODECS: [&str; 10] = [
+    "zlib",
+    "gzip",
+    "shuffle",
+    "fletcher32",
+    "bz2",
+    "zstd",
+    "blosc",
+    "lz4",
+    "vlen-utf8",
+    "crc32c",
+];
+
 /// numcodecs' blosc compressor names and their blosc codes.
 const BLOSC_NAMES: [(&str, u32); 6] = [
     ("blosclz", 0),
@@ -132,7 +146,16 @@ impl Codec {
             "lz4" => CodecKind::Lz4,
             "vlen-utf8" => CodecKind::VlenUtf8,
             "crc32c" => CodecKind::Crc32c,
-            other => CodecKind::Unknown(other.to_string()),
+            // A user filter's codec (`purecdf::filters::register_zarr_codec`).
+            other => match crate::filters::zarr_codec_named(other) {
+                Some((hid, codec)) => {
+                    match crate::filters::guarded(|| codec.codec_to_params(&config.to_string())) {
+                        Ok(params) => hdf5(hid as u16, params),
+                        Err(e) => CodecKind::Unknown(format!("{other}: {e}")),
+                    }
+                }
+                None => CodecKind::Unknown(other.to_string()),
+            },
         };
         Ok(Codec {
             config: config.clone(),
@@ -182,9 +205,20 @@ impl Codec {
                     "shuffle": p(5, 1), "blocksize": 0
                 })
             }
-            _ => return None,
+            _ => {
+                // A user filter with a registered Zarr form; its JSON must name its own codec.
+                let codec = crate::filters::zarr_codec(id)?;
+                let text = crate::filters::guarded(|| codec.params_to_codec(params)).ok()?;
+                let config = crate::json::parse_with_specials(text.as_bytes()).ok()?;
+                if config.get("id").and_then(Value::as_str) != Some(codec.codec_id()) {
+                    return None;
+                }
+                config
+            }
         };
-        Codec::from_config(&config, elem_size, chunk_bytes, "").ok()
+        Codec::from_config(&config, elem_size, chunk_bytes, "")
+            .ok()
+            .filter(|c| c.unavailable().is_none())
     }
 
     /// Applies the codec.

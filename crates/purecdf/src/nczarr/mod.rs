@@ -9,6 +9,7 @@
 mod attrs;
 mod build;
 mod codecs;
+pub(crate) use codecs::BUILT_IN_CODECS;
 mod dtype;
 mod json;
 mod meta;

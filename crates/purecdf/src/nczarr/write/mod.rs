@@ -540,7 +540,12 @@ impl Host for NczarrWriter {
     }
 
     fn filter_writable(&self, id: u32) -> bool {
-        super::codecs::Codec::from_filter(id, &[], 4, 4).is_some()
+        // A user filter needs both halves, as in netcdf-c: the filter and its Zarr form.
+        let user = || {
+            crate::filters::zarr_codec(id).is_some()
+                && u16::try_from(id).is_ok_and(purecdf_hdf5::filter::is_available)
+        };
+        super::codecs::Codec::from_filter(id, &[], 4, 4).is_some() || user()
     }
 
     fn store_write_raw(&mut self, var: VarId, slab: &Hyperslab, data: &[u8]) -> Result<()> {
