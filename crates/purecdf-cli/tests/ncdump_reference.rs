@@ -236,8 +236,8 @@ fn group_and_variable_selection_matches_reference() {
 }
 
 /// Every CDL of netcdf-c's test suite that `ncgen` can make into a classic (`nc3`) and a CDF-5
-/// (`nc5`) file dumps like netcdf-c in several modes. Files over 2 MB are skipped (netcdf-c's
-/// `big*` tests write gigabytes of fill values).
+/// (`nc5`) file dumps like netcdf-c in several modes. netcdf-c's `bigf*`/`bigr*` tests (gigabytes
+/// of fill values) are left out, and so are files over 2 MB.
 #[test]
 fn netcdf_c_cdl_suite_as_classic_matches_reference() {
     if !reference() || !Path::new("/usr/bin/ncgen").exists() {
@@ -266,6 +266,10 @@ fn netcdf_c_cdl_suite_as_classic_matches_reference() {
     let mut compared = 0;
     for cdl in &cdls {
         let stem = cdl.file_stem().unwrap().to_string_lossy().into_owned();
+        // bigf1/2 and bigr1/2 are gigabytes of fill values (and bigf3/bigr3 more).
+        if stem.starts_with("bigf") || stem.starts_with("bigr") {
+            continue;
+        }
         for kind in ["nc3", "nc5"] {
             let nc = format!("{stem}.{kind}.nc");
             let made = Command::new("/usr/bin/ncgen")
@@ -275,15 +279,17 @@ fn netcdf_c_cdl_suite_as_classic_matches_reference() {
                 .output()
                 .is_ok_and(|o| o.status.success());
             let small = std::fs::metadata(dir.path().join(&nc)).is_ok_and(|m| m.len() < 2 << 20);
-            if !made || !small {
-                continue;
+            if made && small {
+                for m in modes {
+                    let mut args = strings(m);
+                    args.push(nc.clone());
+                    compared += 1;
+                    diffs.extend(compare(dir.path(), &args));
+                }
             }
-            for m in modes {
-                let mut args = strings(m);
-                args.push(nc.clone());
-                compared += 1;
-                diffs.extend(compare(dir.path(), &args));
-            }
+            // Each file goes as soon as it is compared: other tests of this binary run beside
+            // this one and need the disk too.
+            let _ = std::fs::remove_file(dir.path().join(&nc));
         }
     }
     eprintln!("{compared} dumps compared");
