@@ -127,9 +127,75 @@ pub enum ErrorKind {
     S3,
     /// NC_EACCESS: a remote object (`#mode=bytes`) could not be read.
     Access,
+    /// NC_ENOOBJECT: a store named by a Zarr URL does not exist.
+    NoObject,
 }
 
 impl ErrorKind {
+    /// Every kind (for the inverse of [`ErrorKind::nc_code`]).
+    const ALL: [ErrorKind; 57] = {
+        use ErrorKind::*;
+        [
+            BadId,
+            Exist,
+            Inval,
+            Perm,
+            NotInDefine,
+            InDefine,
+            InvalidCoords,
+            MaxDims,
+            NameInUse,
+            NotAtt,
+            MaxAtts,
+            BadType,
+            BadDim,
+            UnlimPos,
+            MaxVars,
+            NotVar,
+            Global,
+            NotNc,
+            Sts,
+            MaxName,
+            Unlimit,
+            NoRecVars,
+            Char,
+            Edge,
+            Stride,
+            BadName,
+            Range,
+            NoMem,
+            VarSize,
+            DimSize,
+            Trunc,
+            AxisType,
+            NotBuilt,
+            Hdf,
+            CantRead,
+            CantWrite,
+            CantCreate,
+            NoGrp,
+            StrictNc3,
+            NotNc4,
+            BadGrpId,
+            BadTypeId,
+            BadField,
+            Filter,
+            NoFilter,
+            NotFound,
+            Io,
+            LateFill,
+            LateDef,
+            Storage,
+            BadChunk,
+            BadMeta,
+            AttMeta,
+            Nczarr,
+            S3,
+            Access,
+            NoObject,
+        ]
+    };
+
     /// The numeric code netcdf-c uses for this error (`NC_ENOTVAR` = -49, ...).
     pub fn nc_code(self) -> i32 {
         use ErrorKind::*;
@@ -189,6 +255,7 @@ impl ErrorKind {
             AttMeta => -107,
             Nczarr => -137,
             S3 => -138,
+            NoObject => -141,
             Access => -77,
         }
     }
@@ -196,59 +263,7 @@ impl ErrorKind {
     /// The kind of a netcdf-c error code (the inverse of [`ErrorKind::nc_code`]); `None` for
     /// codes purecdf has no kind for.
     pub fn from_nc_code(code: i32) -> Option<ErrorKind> {
-        use ErrorKind::*;
-        Some(match code {
-            -33 => BadId,
-            -35 => Exist,
-            -36 => Inval,
-            -37 => Perm,
-            -38 => NotInDefine,
-            -39 => InDefine,
-            -40 => InvalidCoords,
-            -41 => MaxDims,
-            -42 => NameInUse,
-            -43 => NotAtt,
-            -44 => MaxAtts,
-            -45 => BadType,
-            -46 => BadDim,
-            -47 => UnlimPos,
-            -48 => MaxVars,
-            -49 => NotVar,
-            -50 => Global,
-            -51 => NotNc,
-            -52 => Sts,
-            -53 => MaxName,
-            -54 => Unlimit,
-            -55 => NoRecVars,
-            -56 => Char,
-            -57 => Edge,
-            -58 => Stride,
-            -59 => BadName,
-            -60 => Range,
-            -61 => NoMem,
-            -62 => VarSize,
-            -63 => DimSize,
-            -64 => Trunc,
-            -65 => AxisType,
-            -128 => NotBuilt,
-            -101 => Hdf,
-            -102 => CantRead,
-            -103 => CantWrite,
-            -104 => CantCreate,
-            -125 => NoGrp,
-            -126 => StrictNc3,
-            -111 => NotNc4,
-            -116 => BadGrpId,
-            -117 => BadTypeId,
-            -119 => BadField,
-            -132 => Filter,
-            -136 => NoFilter,
-            -90 => NotFound,
-            -68 => Io,
-            -130 => LateFill,
-            -108 => BadMeta,
-            _ => return None,
-        })
+        ErrorKind::ALL.into_iter().find(|k| k.nc_code() == code)
     }
 
     /// The text netcdf-c's `nc_strerror` gives for this code.
@@ -312,6 +327,7 @@ impl ErrorKind {
             AttMeta => "NetCDF: Can't open HDF5 attribute",
             Nczarr => "NetCDF: NCZarr error",
             S3 => "NetCDF: AWS S3 error",
+            NoObject => "NetCDF: Some object not found",
             Access => "NetCDF: Access failure",
         }
     }
@@ -561,4 +577,27 @@ impl std::error::Error for Error {
 /// Shorthand for `Err(Error::with_detail(kind, detail))`.
 pub(crate) fn fail<T>(kind: ErrorKind, detail: impl Into<String>) -> Result<T> {
     Err(Error::with_detail(kind, detail))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorKind;
+
+    /// `from_nc_code` inverts `nc_code` for every kind (each kind has a code of its own), and
+    /// codes keep netcdf-c's numbers (`netcdf.h`).
+    #[test]
+    fn codes_round_trip() {
+        for k in ErrorKind::ALL {
+            assert_eq!(ErrorKind::from_nc_code(k.nc_code()), Some(k), "{k:?}");
+        }
+        for (code, k) in [
+            (-112, ErrorKind::StrictNc3),
+            (-122, ErrorKind::LateFill),
+            (-126, ErrorKind::Storage),
+            (-141, ErrorKind::NoObject),
+        ] {
+            assert_eq!(ErrorKind::from_nc_code(code), Some(k));
+        }
+        assert_eq!(ErrorKind::from_nc_code(-1000), None);
+    }
 }

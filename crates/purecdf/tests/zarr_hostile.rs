@@ -357,3 +357,52 @@ fn directory_with_only_zattrs_is_opened_as_zarr() {
     assert_eq!(e.kind(), ErrorKind::NotNc, "{e}");
     assert!(e.to_string().contains(".zgroup"), "{e}");
 }
+
+/// A URL with a mode makes netcdf-c (4.9.0 and 4.10 alike) read a store root without `.zgroup`
+/// as a group: an empty directory is an empty dataset, a root's `.zattrs` gives the global
+/// attributes (a lone root array is not a variable), and arrays below are read; a directory
+/// that is not there is NC_ENOOBJECT. A plain path to the same directories stays refused.
+#[test]
+fn url_mode_reads_a_root_without_zgroup() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = |name: &str| format!("file://{}#mode=zarr,file", dir.path().join(name).display());
+
+    std::fs::create_dir(dir.path().join("empty.zarr")).unwrap();
+    let f = purecdf::open(url("empty.zarr")).unwrap();
+    assert_eq!(f.variables().count(), 0);
+    assert_eq!(f.attributes().count(), 0);
+
+    let root = dir.path().join("lone.zarr");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join(".zattrs"), r#"{"units": "m"}"#).unwrap();
+    std::fs::write(
+        root.join(".zarray"),
+        r#"{"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "<i4", "compressor": null,
+            "fill_value": 0, "order": "C", "filters": null}"#,
+    )
+    .unwrap();
+    let f = purecdf::open(url("lone.zarr")).unwrap();
+    assert_eq!(f.variables().count(), 0);
+    let names: Vec<String> = f.attributes().map(|a| a.name().to_string()).collect();
+    assert_eq!(names, ["units"]);
+    assert!(purecdf::open(&root).is_err());
+
+    let root = dir.path().join("below.zarr");
+    std::fs::create_dir_all(root.join("v")).unwrap();
+    std::fs::write(
+        root.join("v/.zarray"),
+        r#"{"zarr_format": 2, "shape": [3], "chunks": [3], "dtype": "<i2", "compressor": null,
+            "fill_value": 0, "order": "C", "filters": null}"#,
+    )
+    .unwrap();
+    std::fs::write(root.join("v/.zattrs"), r#"{"_ARRAY_DIMENSIONS": ["x"]}"#).unwrap();
+    std::fs::write(root.join("v/0"), [1u8, 0, 2, 0, 3, 0]).unwrap();
+    let f = purecdf::open(url("below.zarr")).unwrap();
+    let v: Vec<i16> = f.variable("v").unwrap().get_values(..).unwrap();
+    assert_eq!(v, [1, 2, 3]);
+    assert_eq!(f.dimension("x").unwrap().len(), 3);
+
+    let e = purecdf::open(url("missing.zarr")).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NoObject, "{e}");
+    assert_eq!(e.kind().nc_code(), -141);
+}

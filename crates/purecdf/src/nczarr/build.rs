@@ -86,13 +86,14 @@ struct Builder<'a> {
 /// Reads the whole hierarchy.
 ///
 /// # Errors
-/// NC_ENOTNC when the root is neither a Zarr group nor an NCZarr dataset, NC_ENCZARR naming the
-/// key for malformed metadata.
+/// NC_ENOTNC when the root is neither a Zarr group nor an NCZarr dataset (unless the location
+/// was a URL with a mode, see [`Modes::named`]), NC_ENCZARR naming the key for malformed
+/// metadata.
 pub(crate) fn build(src: &MetaSource<'_>, modes: Modes) -> Result<Built> {
     let v1 = src.object(".nczarr")?;
     let zgroup = src.object(".zgroup")?;
     let zattrs = src.object(".zattrs")?;
-    if zgroup.is_none() && v1.is_none() {
+    if zgroup.is_none() && v1.is_none() && !modes.named {
         return Err(Error::with_detail(
             ErrorKind::NotNc,
             "no .zgroup at the root: not a Zarr version 2 group",

@@ -82,6 +82,13 @@ pub(crate) fn location_store(loc: &Location, access: Access) -> Result<Box<dyn S
         (StoreKind::Directory, Access::Create) => {
             Box::new(DirectoryStore::create(&loc.path, true).map_err(store_err)?)
         }
+        // netcdf-c: a directory store that is not there is an object not found.
+        (StoreKind::Directory, _) if !loc.path.exists() => {
+            return Err(Error::with_detail(
+                ErrorKind::NoObject,
+                loc.path.display().to_string(),
+            ))
+        }
         (StoreKind::Directory, _) => {
             Box::new(DirectoryStore::open(&loc.path, writable).map_err(store_err)?)
         }

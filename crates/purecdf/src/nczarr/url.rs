@@ -36,6 +36,11 @@ pub(crate) struct Modes {
     /// (attribute types in `_nczarr_attr` rather than 4.9.0's `_NCZARR_ATTR`, chars `>S1`,
     /// strings `|S128`).
     pub(crate) nc410: bool,
+    /// The location was a URL with mode words: netcdf-c then reads a store whose root has no
+    /// `.zgroup` (an empty directory, a lone root array) as a group, with `.zattrs`'s
+    /// attributes and whatever arrays and groups lie below, where a plain path is refused as an
+    /// unknown format.
+    pub(crate) named: bool,
 }
 
 /// A parsed dataset location.
@@ -93,7 +98,10 @@ fn parse_url(body: &str, scheme: Option<&str>, fragment: &str) -> Result<Locatio
     };
     let words = mode_words(fragment);
     let mut kind = None;
-    let mut modes = Modes::default();
+    let mut modes = Modes {
+        named: true,
+        ..Modes::default()
+    };
     let mut nczarr = false;
     for w in &words {
         match w.as_str() {
@@ -180,7 +188,7 @@ mod tests {
         let l = loc("file:///tmp/x.zarr#mode=nczarr,file");
         assert_eq!(l.path, PathBuf::from("/tmp/x.zarr"));
         assert_eq!(l.kind, StoreKind::Directory);
-        assert_eq!(l.modes, Modes::default());
+        assert!(l.modes.named && !l.modes.zarr && !l.modes.noxarray && !l.modes.nc410);
         let l = loc("file:///tmp/x.zip#mode=noxarray,zip");
         assert_eq!(l.kind, StoreKind::Zip);
         assert!(l.modes.zarr && l.modes.noxarray);

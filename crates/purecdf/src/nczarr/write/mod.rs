@@ -117,6 +117,7 @@ impl NczarrWriter {
             zarr: loc.modes.zarr || built.flavour == super::build::Flavour::Pure,
             noxarray: loc.modes.noxarray,
             nc410: loc.modes.nc410 || built.attrs_410,
+            named: loc.modes.named,
         };
         Ok(NczarrWriter {
             loaded: Some(defs.schema.clone()),
