@@ -34,6 +34,8 @@ use std::sync::{Mutex, OnceLock};
 
 use purecdf::model::ROOT;
 
+mod support;
+
 /// Variables whose data netcdf-c 4.9.0 prints from memory it never initialised, so that its
 /// output changes from run to run or with the heap's history; rows that print data leave them
 /// out (with `-v` naming every other variable). (file stem, root variable)
@@ -553,12 +555,24 @@ fn run(bin: &str, args: &[String], file: &Path) -> Output {
         file.parent().unwrap_or(Path::new(".")),
         file.file_name().unwrap(),
     );
-    Command::new(bin)
+    reference_env(Command::new(bin))
         .args(args)
         .arg(name)
         .current_dir(dir)
         .output()
         .unwrap_or_else(|e| panic!("running {bin}: {e}"))
+}
+
+/// The command with hdf5plugin's filter plugins on `HDF5_PLUGIN_PATH`, so that netcdf-c reads
+/// the fixtures whose filters (bzip2, lz4, blosc) it reads only through libhdf5 plugins whether
+/// or not Debian's `hdf5-filter-plugin` is installed (purecdf has them built in). Without the
+/// Python venv the plugins are not there (a failure under `PURECDF_REQUIRE_REFERENCE=1`).
+fn reference_env(mut cmd: Command) -> Command {
+    static PLUGINS: OnceLock<Option<String>> = OnceLock::new();
+    if let Some(dir) = PLUGINS.get_or_init(support::hdf5_plugin_path) {
+        cmd.env("HDF5_PLUGIN_PATH", dir);
+    }
+    cmd
 }
 
 /// Standard error with the program name at line starts normalised.
@@ -710,7 +724,7 @@ fn repository_hdf5_fixtures_dump_like_netcdf_c() {
         for opts in runs {
             // Both run from the fixture's directory, where HDF5 looks for external raw data.
             let dir = f.parent().unwrap();
-            let theirs = Command::new("/usr/bin/ncdump")
+            let theirs = reference_env(Command::new("/usr/bin/ncdump"))
                 .args(opts)
                 .arg(f)
                 .current_dir(dir)
