@@ -7,30 +7,13 @@
 //! The folder is `$PURECDF_SHARED_DIR/conformance/hdf5-wild`, by default `../shared` beside the
 //! repository. Without it the test skips, unless `PURECDF_REQUIRE_REFERENCE=1`, when it fails.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn require() -> bool {
     std::env::var("PURECDF_REQUIRE_REFERENCE").is_ok_and(|v| v == "1")
-}
-
-fn wild() -> Option<PathBuf> {
-    let shared = match std::env::var_os("PURECDF_SHARED_DIR") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    let dir = shared.join("conformance/hdf5-wild");
-    if dir.join("vds_stack.h5").is_file() {
-        Some(dir)
-    } else {
-        assert!(
-            !require(),
-            "PURECDF_REQUIRE_REFERENCE=1 but {} is missing",
-            dir.display()
-        );
-        eprintln!("skipped: needs {}", dir.display());
-        None
-    }
 }
 
 const FILES: &[&str] = &[
@@ -47,7 +30,7 @@ const FILES: &[&str] = &[
 
 #[test]
 fn virtual_datasets_and_external_links_match_netcdf_c() {
-    let Some(dir) = wild() else {
+    let Some(dir) = support::hdf5_wild_data() else {
         return;
     };
     let dir = dir.canonicalize().unwrap();

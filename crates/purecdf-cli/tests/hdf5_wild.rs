@@ -9,30 +9,15 @@
 //! The other modes are compared with the live `/usr/bin/ncdump` by `netcdf4_reference`, which
 //! walks this folder too.
 
+mod support;
+
 use std::collections::HashMap;
 
 /// Files not yet dumped as netcdf-c dumps them, with the reason. A listed file that passes
 /// fails the test, so the list only shrinks.
 const PENDING: &[(&str, &str)] = &[];
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
-
-fn wild_dir() -> Option<PathBuf> {
-    let shared = std::env::var("PURECDF_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    let dir = shared.join("conformance/hdf5-wild");
-    if dir.join("README.md").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("PURECDF_REQUIRE_REFERENCE").as_deref() != Ok("1"),
-        "PURECDF_REQUIRE_REFERENCE=1 but {} is missing",
-        dir.display()
-    );
-    eprintln!("skipped: no {}", dir.display());
-    None
-}
 
 /// netcdf-c's exit status per file, from the README's table (last column; blank means 0).
 fn reference_exits(readme: &str) -> HashMap<String, i32> {
@@ -51,7 +36,9 @@ fn reference_exits(readme: &str) -> HashMap<String, i32> {
 
 #[test]
 fn hdf5_wild_files_dump_as_netcdf_c() {
-    let Some(dir) = wild_dir() else { return };
+    let Some(dir) = support::hdf5_wild_data() else {
+        return;
+    };
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     let exits = reference_exits(&readme);
     assert!(exits.len() >= 10, "README table not understood");

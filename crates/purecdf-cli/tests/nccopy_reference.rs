@@ -13,6 +13,8 @@
 //! Without `/usr/bin/nccopy` (or `../shared`, for the corpus tests) the tests skip, unless
 //! `PURECDF_REQUIRE_REFERENCE=1`, when they fail.
 
+mod support;
+
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -40,21 +42,6 @@ fn reference_tools() -> Option<()> {
         Some(())
     } else {
         unavailable("the reference tools (/usr/bin/nccopy, /usr/bin/ncgen)")
-    }
-}
-
-/// netcdf-c's test data: `$PURECDF_SHARED_DIR/conformance/netcdf-c`, by default `../shared`
-/// beside the repository root.
-fn netcdf_c_data() -> Option<PathBuf> {
-    let shared = match std::env::var_os("PURECDF_SHARED_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    let dir = shared.join("conformance/netcdf-c");
-    if dir.join("ncdump").is_dir() {
-        Some(dir)
-    } else {
-        unavailable(&format!("netcdf-c test data ({})", dir.display()))
     }
 }
 
@@ -250,7 +237,7 @@ fn corpus_files_copy_like_reference() {
     if reference_tools().is_none() {
         return;
     }
-    let Some(data) = netcdf_c_data() else {
+    let Some(data) = support::netcdf_c_data() else {
         return;
     };
     let mut files = Vec::new();
@@ -281,7 +268,7 @@ fn cdl_suite_copies_like_reference() {
     if reference_tools().is_none() {
         return;
     }
-    let Some(data) = netcdf_c_data() else {
+    let Some(data) = support::netcdf_c_data() else {
         return;
     };
     let cdl_dir = data.join("ncdump/cdl");
@@ -484,7 +471,7 @@ fn header_longer_than_a_chunk_matches_reference() {
     ];
     // netcdf-c's tst_nccopy3_subset.sh: with `-v` no record is written, so the file would end
     // at the first record (54684) but for the last header window (49056 + 8192 = 57248).
-    if let Some(data) = netcdf_c_data() {
+    if let Some(data) = support::netcdf_c_data() {
         let subset = data.join("ncdump/ref_nccopy3_subset.nc");
         cases.push((subset.clone(), vec!["-v", "lat"]));
         cases.push((subset, vec!["-v", "lat_2D_rct"]));
@@ -543,7 +530,7 @@ fn netcdf_c_nccopy_scripts_match_reference() {
     if reference_tools().is_none() {
         return;
     }
-    let Some(data) = netcdf_c_data() else {
+    let Some(data) = support::netcdf_c_data() else {
         return;
     };
     let subset = data.join("ncdump/ref_nccopy3_subset.nc");

@@ -69,18 +69,32 @@ pub fn unavailable<T>(what: &str) -> Option<T> {
     None
 }
 
-/// netcdf-c's test data: `$PURECDF_SHARED_DIR/conformance/netcdf-c`, by default `../shared`
-/// beside the repository root.
-pub fn netcdf_c_data() -> Option<PathBuf> {
-    let shared = match std::env::var_os("PURECDF_SHARED_DIR") {
+/// The shared reference material: `$PURECDF_SHARED_DIR`, by default `../shared` beside the
+/// repository root.
+pub fn shared_dir() -> PathBuf {
+    match std::env::var_os("PURECDF_SHARED_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    let dir = shared.join("conformance/netcdf-c");
+    }
+}
+
+/// netcdf-c's test data: `conformance/netcdf-c` of [`shared_dir`].
+pub fn netcdf_c_data() -> Option<PathBuf> {
+    let dir = shared_dir().join("conformance/netcdf-c");
     if dir.join("ncdump/cdl").is_dir() {
         Some(dir)
     } else {
         unavailable(&format!("netcdf-c test data ({})", dir.display()))
+    }
+}
+
+/// The HDF5 files of other writers: `conformance/hdf5-wild` of [`shared_dir`].
+pub fn hdf5_wild_data() -> Option<PathBuf> {
+    let dir = shared_dir().join("conformance/hdf5-wild");
+    if dir.join("README.md").is_file() {
+        Some(dir)
+    } else {
+        unavailable(&format!("the hdf5-wild files ({})", dir.display()))
     }
 }
 
