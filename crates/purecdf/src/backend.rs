@@ -259,4 +259,9 @@ pub(crate) trait BackendMut: Backend {
     }
     /// `nc_close`: leave define mode if needed, flush and sync.
     fn close(&mut self) -> Result<()>;
+    /// What a netcdf-c program that exits without `nc_close` leaves (see
+    /// [`crate::FileMut::abandon`]); by default, a close.
+    fn abandon(&mut self) -> Result<()> {
+        self.close()
+    }
 }

@@ -589,3 +589,26 @@ fn quantization() {
         codes
     });
 }
+
+/// `abandon` leaves what netcdf-c leaves when a program exits without `nc_close`: before the
+/// first `enddef` a netCDF-4 file holds no netCDF objects (netcdf-c's ncdump sees an empty
+/// dataset); after it, everything defined (as `close`).
+#[test]
+fn abandon_before_and_after_enddef() {
+    let dir = tempfile::tempdir().unwrap();
+    for ended in [false, true] {
+        let path = dir.path().join(format!("abandoned_{ended}.nc"));
+        let mut f = purecdf::create(&path).unwrap();
+        f.add_dimension("x", 3).unwrap();
+        f.add_variable::<i32>("v", &["x"]).unwrap();
+        f.add_attribute("title", "t").unwrap();
+        if ended {
+            f.enddef().unwrap();
+        }
+        f.abandon().unwrap();
+        let r = purecdf::open(&path).unwrap();
+        assert_eq!(r.variables().count(), usize::from(ended));
+        assert_eq!(r.dimensions().count(), usize::from(ended));
+        assert_eq!(r.attributes().count(), usize::from(ended));
+    }
+}

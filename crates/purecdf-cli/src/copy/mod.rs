@@ -284,25 +284,15 @@ impl Job<'_> {
         })();
         if let Err(f) = defined {
             drop(c);
-            drop(out);
+            // What netcdf-c's nccopy leaves when it fails before `nc_enddef`: it exits without
+            // closing (a netCDF-4 output then holds an empty HDF5 root group).
             if !self.out_kind.is_classic_family() && !self.o.write_diskless {
-                leave_bare_hdf5(path);
+                let _ = out.abandon();
             }
             return Err(f);
         }
         data::copy_data(&mut c)?;
         out.close().at(2145)
-    }
-}
-
-/// What netcdf-c's `nccopy` leaves of a netCDF-4 output when it fails before `nc_enddef`: it
-/// exits without closing, and netcdf-c had written nothing of its own to HDF5 yet (groups,
-/// dimensions, variables, attributes and `_NCProperties` all wait for the first sync), so the
-/// HDF5 library's exit handler closes a file holding only an empty root group. `ncdump` reads
-/// that as a netCDF-4 file with nothing in it. Best effort: the copy has already failed.
-fn leave_bare_hdf5(path: &Path) {
-    if let Ok(mut w) = purecdf_hdf5::write::Hdf5Writer::create(path) {
-        let _ = w.flush();
     }
 }
 

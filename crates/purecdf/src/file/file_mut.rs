@@ -594,6 +594,19 @@ impl FileMut {
         self.with_path(r)
     }
 
+    /// Ends the dataset as a netcdf-c program that exits without `nc_close` leaves it (what
+    /// netcdf-c's `nccopy` leaves when a copy fails): a netCDF-4 file that never left its first
+    /// define mode and was never synced holds only HDF5's empty root group, which netcdf-c's
+    /// `ncdump` reads as an empty dataset (netcdf-c writes the netCDF objects at the first
+    /// `enddef` or `sync`); any other dataset is closed as [`FileMut::close`] closes it.
+    ///
+    /// # Errors
+    /// As [`FileMut::close`].
+    pub fn abandon(mut self) -> Result<()> {
+        let r = self.backend_mut().abandon();
+        self.with_path(r)
+    }
+
     /// Gives up write access (after a successful [`FileMut::sync`]) and keeps a read handle.
     pub fn into_file(self) -> File {
         self.file

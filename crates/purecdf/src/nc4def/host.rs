@@ -42,6 +42,10 @@ pub(crate) trait Host {
     fn store_sync(&mut self) -> Result<()>;
     /// `nc_close`.
     fn store_close(&mut self) -> Result<()>;
+    /// What a program exiting without `nc_close` leaves; by default, a close.
+    fn store_abandon(&mut self) -> Result<()> {
+        self.store_close()
+    }
 }
 
 /// Implements `BackendMut` for a [`Host`]: the definitions' checks, then the host's storage.
@@ -156,6 +160,9 @@ macro_rules! nc4_backend_mut {
             }
             fn close(&mut self) -> $crate::Result<()> {
                 $crate::nc4def::Host::store_close(self)
+            }
+            fn abandon(&mut self) -> $crate::Result<()> {
+                $crate::nc4def::Host::store_abandon(self)
             }
             fn def_grp(
                 &mut self,

@@ -97,6 +97,20 @@ impl Host for Netcdf4Writer {
         // As netcdf-c's nc_close (and our classic close): written out, not fsynced.
         self.w.flush_unsynced().map_err(hw)
     }
+
+    /// netcdf-c writes nothing of a created file's netCDF objects before its first `enddef` or
+    /// `sync`; a program that exits before then leaves what the HDF5 library's exit handler
+    /// closes: an HDF5 file with an empty root group. Later, everything is written as by close.
+    fn store_abandon(&mut self) -> Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        if self.wrote_properties {
+            return self.store_close();
+        }
+        self.closed = true;
+        self.w.flush_unsynced().map_err(hw)
+    }
 }
 
 nc4_backend_mut!(Netcdf4Writer);
