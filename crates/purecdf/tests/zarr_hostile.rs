@@ -358,19 +358,19 @@ fn directory_with_only_zattrs_is_opened_as_zarr() {
     assert!(e.to_string().contains(".zgroup"), "{e}");
 }
 
-/// A URL with a mode makes netcdf-c (4.9.0 and 4.10 alike) read a store root without `.zgroup`
-/// as a group: an empty directory is an empty dataset, a root's `.zattrs` gives the global
-/// attributes (a lone root array is not a variable), and arrays below are read; a directory
-/// that is not there is NC_ENOOBJECT. A plain path to the same directories stays refused.
+/// A URL with a mode makes netcdf-c 4.10 read a store root that holds `.zattrs` or `.zarray`
+/// but no `.zgroup` as a group: the root's `.zattrs` gives the global attributes (a lone root
+/// array is not a variable), and arrays below are read. A root holding no Zarr object (an empty
+/// directory, as in netcdf-c's `ref_notzarr`) is not netCDF, and a directory that is not there
+/// is NC_ENOOBJECT. A plain path to the same directories stays refused.
 #[test]
 fn url_mode_reads_a_root_without_zgroup() {
     let dir = tempfile::tempdir().unwrap();
     let url = |name: &str| format!("file://{}#mode=zarr,file", dir.path().join(name).display());
 
     std::fs::create_dir(dir.path().join("empty.zarr")).unwrap();
-    let f = purecdf::open(url("empty.zarr")).unwrap();
-    assert_eq!(f.variables().count(), 0);
-    assert_eq!(f.attributes().count(), 0);
+    let e = purecdf::open(url("empty.zarr")).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotNc, "{e}");
 
     let root = dir.path().join("lone.zarr");
     std::fs::create_dir(&root).unwrap();
@@ -389,6 +389,7 @@ fn url_mode_reads_a_root_without_zgroup() {
 
     let root = dir.path().join("below.zarr");
     std::fs::create_dir_all(root.join("v")).unwrap();
+    std::fs::write(root.join(".zattrs"), r#"{"title": "t"}"#).unwrap();
     std::fs::write(
         root.join("v/.zarray"),
         r#"{"zarr_format": 2, "shape": [3], "chunks": [3], "dtype": "<i2", "compressor": null,

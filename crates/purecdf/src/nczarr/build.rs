@@ -86,14 +86,17 @@ struct Builder<'a> {
 /// Reads the whole hierarchy.
 ///
 /// # Errors
-/// NC_ENOTNC when the root is neither a Zarr group nor an NCZarr dataset (unless the location
-/// was a URL with a mode, see [`Modes::named`]), NC_ENCZARR naming the key for malformed
-/// metadata.
+/// NC_ENOTNC when the root is neither a Zarr group nor an NCZarr dataset (with a URL mode, see
+/// [`Modes::named`], a root holding `.zattrs` or `.zarray` is read as a group), NC_ENCZARR naming
+/// the key for malformed metadata.
 pub(crate) fn build(src: &MetaSource<'_>, modes: Modes) -> Result<Built> {
     let v1 = src.object(".nczarr")?;
     let zgroup = src.object(".zgroup")?;
     let zattrs = src.object(".zattrs")?;
-    if zgroup.is_none() && v1.is_none() && !modes.named {
+    // With a URL mode, netcdf-c (4.10, and master's `NCZ_infer_zarr_format`) takes a root
+    // holding any Zarr object as a group, `.zgroup` or not.
+    let zarr_root = || -> Result<bool> { Ok(zattrs.is_some() || src.object(".zarray")?.is_some()) };
+    if zgroup.is_none() && v1.is_none() && !(modes.named && zarr_root()?) {
         return Err(Error::with_detail(
             ErrorKind::NotNc,
             "no .zgroup at the root: not a Zarr version 2 group",

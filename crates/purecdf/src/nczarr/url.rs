@@ -36,10 +36,10 @@ pub(crate) struct Modes {
     /// (attribute types in `_nczarr_attr` rather than 4.9.0's `_NCZARR_ATTR`, chars `>S1`,
     /// strings `|S128`).
     pub(crate) nc410: bool,
-    /// The location was a URL with mode words: netcdf-c then reads a store whose root has no
-    /// `.zgroup` (an empty directory, a lone root array) as a group, with `.zattrs`'s
+    /// The location was a URL with mode words: netcdf-c 4.10 then reads a store whose root has
+    /// `.zattrs` or `.zarray` but no `.zgroup` (a lone root array) as a group, with `.zattrs`'s
     /// attributes and whatever arrays and groups lie below, where a plain path is refused as an
-    /// unknown format.
+    /// unknown format. A root with no Zarr object at all (an empty directory) is not netCDF.
     pub(crate) named: bool,
 }
 

@@ -312,8 +312,8 @@ impl NczarrWriter {
         // Pure Zarr stores get every object consolidated in `.zmetadata` too, written last
         // (zarr-python's and xarray's `consolidated` form). NCZarr stores do not: netcdf-c
         // would leave it stale when it writes the store.
-        // Every object is stored below; the root `.zgroup` (which makes the store a dataset) and
-        // `.zmetadata` go last.
+        // Every object is stored below; the root `.zattrs` and `.zgroup` (which make the store a
+        // dataset) and `.zmetadata` go last.
         let consolidated = std::cell::RefCell::new(Map::new());
         let put = |key: String, v: &Value| {
             consolidated.borrow_mut().insert(key, v.clone());
@@ -390,9 +390,13 @@ impl NczarrWriter {
             )?;
         }
         let consolidated = consolidated.into_inner();
+        // Either root object makes a store open by URL in netcdf-c 4.10 (`.zgroup` in 4.9.0):
+        // both come after everything else, `.zgroup` last.
+        let is_root = |k: &str| k == ".zgroup" || k == ".zattrs";
         let root_last = consolidated
             .iter()
-            .filter(|(k, _)| k.as_str() != ".zgroup")
+            .filter(|(k, _)| !is_root(k))
+            .chain(consolidated.get_key_value(".zattrs"))
             .chain(consolidated.get_key_value(".zgroup"));
         for (key, v) in root_last {
             self.store
