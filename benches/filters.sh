@@ -3,6 +3,7 @@
 #
 #   benches/filters.sh            # N=3 rounds per side
 #   FEATURES=zstd-c ONLY=zstd benches/filters.sh   # zstd through the C library, zstd only
+#   OVERWRITE=1 benches/filters.sh   # each write over the last run's file (as before session 13)
 #
 # For each filter list below, writes the 256 MiB float variable of benches/netcdf4.sh (256 x 512 x
 # 512, chunks 1 x 512 x 512, the same smooth field plus noise) with netcdf-c (benches/c/nc4bench.c,
@@ -25,6 +26,7 @@ OURS=target/release/examples/nc_bench
 THEIRS=$DATA/nc4bench
 
 source benches/lib.sh
+best_overwrite() { shift; best "$@"; }
 
 # name, filter list (blosc: filter version, blosc version, type size, chunk bytes (the first four
 # filled in on write), level 5, byte shuffle 1, compressor 1 = lz4).
@@ -43,10 +45,14 @@ for entry in "${SPECS[@]}"; do
     fr="$DATA/filter-rs.nc"
     export NC4BENCH_FILTERS=$spec
     # write-made: the values made before the clock starts, on both sides (the library alone).
-    mc=$(best "$THEIRS" write-made "$fc")
-    mr=$(best "$OURS" write-made "$fr")
-    wc=$(best "$THEIRS" write "$fc")
-    wr=$(best "$OURS" write "$fr")
+    # Each write makes a new file (best_fresh): overwriting the last run's file would add the
+    # filesystem's freeing of it to both sides' times (OVERWRITE=1 keeps that, as before).
+    run=best_fresh
+    [[ -z ${OVERWRITE:-} ]] || run=best_overwrite
+    mc=$($run "$fc" "$THEIRS" write-made "$fc")
+    mr=$($run "$fr" "$OURS" write-made "$fr")
+    wc=$($run "$fc" "$THEIRS" write "$fc")
+    wr=$($run "$fr" "$OURS" write "$fr")
     sizes="$(size "$fc") / $(size "$fr")"
     cat "$fc" > /dev/null
     rc=$(best "$THEIRS" read "$fc" data)

@@ -14,7 +14,7 @@
 
 use rayon::prelude::*;
 
-use crate::shuffle::{bitshuffle, bitunshuffle, shuffle, unshuffle};
+use crate::shuffle::{bitshuffle, bitunshuffle, shuffle, unshuffle, unshuffle_planes};
 use crate::{corrupt, le32, CodecError, Result};
 
 /// Size of the frame header.
@@ -313,10 +313,13 @@ fn decode_block(h: &Header, src: &[u8], leftover: bool, dst: &mut [u8]) -> Resul
     let byte = h.flags & DOSHUFFLE != 0 && ts > 1;
     let bit = !byte && h.flags & DOBITSHUFFLE != 0;
     if !(byte || bit) {
-        return decompress_block(h, src, leftover, dst);
+        return decompress_block(h, src, leftover, dst, None).map(drop);
     }
     with_block(bsize, |tmp| {
-        decompress_block(h, src, leftover, tmp)?;
+        if byte && ts <= MAX_SPLITS {
+            return unshuffle_block(h, src, leftover, tmp, dst);
+        }
+        decompress_block(h, src, leftover, tmp, None)?;
         if byte {
             unshuffle(tmp, dst, ts);
             return Ok(());
@@ -335,8 +338,53 @@ fn decode_block(h: &Header, src: &[u8], leftover: bool, dst: &mut [u8]) -> Resul
     })
 }
 
-/// Decompresses the streams of one block into `out` (the block's size), still shuffled.
-fn decompress_block(h: &Header, src: &[u8], leftover: bool, out: &mut [u8]) -> Result<()> {
+/// Decodes a byte-shuffled block into `dst`: streams stored uncompressed are unshuffled
+/// straight from the frame, the others after decompressing into `tmp` (the block's size).
+fn unshuffle_block(
+    h: &Header,
+    src: &[u8],
+    leftover: bool,
+    tmp: &mut [u8],
+    dst: &mut [u8],
+) -> Result<()> {
+    let (bsize, ts) = (dst.len(), h.typesize);
+    let mut raw = [const { None }; MAX_SPLITS];
+    let nsplits = decompress_block(h, src, leftover, tmp, Some(&mut raw))?;
+    let neblock = bsize / nsplits;
+    let stream = |j: usize| match &raw[j] {
+        Some(r) => &src[r.clone()],
+        None => &tmp[j * neblock..(j + 1) * neblock],
+    };
+    let n = bsize / ts;
+    let mut planes = [&src[..0]; MAX_SPLITS];
+    if nsplits == ts {
+        // One stream per byte plane; bytes no stream covers read as zeros.
+        for (j, p) in planes[..ts].iter_mut().enumerate() {
+            *p = stream(j);
+        }
+        dst[n * ts..].fill(0);
+    } else {
+        // One stream of the whole block, its bytes past the last whole element kept as they are.
+        let whole = stream(0);
+        for (j, p) in planes[..ts].iter_mut().enumerate() {
+            *p = &whole[j * n..(j + 1) * n];
+        }
+        dst[n * ts..].copy_from_slice(&whole[n * ts..]);
+    }
+    unshuffle_planes(&planes[..ts], &mut dst[..n * ts]);
+    Ok(())
+}
+
+/// Decompresses the streams of one block into `out` (the block's size), still shuffled; returns
+/// how many streams the block has. With `raw`, a stream stored uncompressed is not copied:
+/// its range in `src` is put in `raw` instead.
+fn decompress_block(
+    h: &Header,
+    src: &[u8],
+    leftover: bool,
+    out: &mut [u8],
+    mut raw: Option<&mut [Option<std::ops::Range<usize>>; MAX_SPLITS]>,
+) -> Result<usize> {
     let bsize = out.len();
     let nsplits = if splits(h.flags, h.typesize, bsize, leftover) {
         h.typesize
@@ -345,7 +393,7 @@ fn decompress_block(h: &Header, src: &[u8], leftover: bool, out: &mut [u8]) -> R
     };
     let neblock = bsize / nsplits;
     let mut at = 0usize;
-    for part in out.chunks_exact_mut(neblock).take(nsplits) {
+    for (j, part) in out.chunks_exact_mut(neblock).take(nsplits).enumerate() {
         let Some(cb) = le32(src, at) else {
             return corrupt("blosc: truncated stream length");
         };
@@ -354,17 +402,20 @@ fn decompress_block(h: &Header, src: &[u8], leftover: bool, out: &mut [u8]) -> R
         let Some(data) = src.get(at..at.saturating_add(cb)) else {
             return corrupt("blosc: truncated stream");
         };
-        at += cb;
         if cb == neblock {
-            part.copy_from_slice(data);
+            match raw.as_deref_mut() {
+                Some(raw) => raw[j] = Some(at..at + cb),
+                None => part.copy_from_slice(data),
+            }
         } else if decompress(h.flags >> 5, data, part)? != neblock {
             return corrupt("blosc: stream decodes to the wrong size");
         }
+        at += cb;
     }
     // Bytes no stream covers (a split block not a multiple of the type size, in a frame
     // c-blosc would not write) read as zeros, whatever the buffer held before.
     out[nsplits * neblock..].fill(0);
-    Ok(())
+    Ok(nsplits)
 }
 
 /// Decodes one stream of compressor format `format` into `out`, returning its decoded length.
@@ -525,7 +576,9 @@ pub fn encode(src: &[u8], p: &Params) -> Result<Vec<u8>> {
             .par_chunks(blocksize)
             .enumerate()
             .map(|(j, block)| {
-                let mut b = Vec::with_capacity(block.len() / 2);
+                // Room for every stream stored whole: appending never reallocates.
+                let room = block.len() + 4 * MAX_SPLITS + 2 * crate::lz4_block::APPEND_SLACK;
+                let mut b = Vec::with_capacity(room);
                 encode_block(&h, p, block, leftover(j, block), &mut b).map(|()| b)
             })
             .collect::<Result<_>>()?;
@@ -714,6 +767,49 @@ mod tests {
         )
         .unwrap();
         assert_eq!(decode(&small, 3).unwrap(), b"abc");
+    }
+
+    /// Blocks whose byte planes are partly stored uncompressed (noise) and partly compressed
+    /// (constant), split into one stream per plane (lz4) or kept whole (zstd), for type sizes
+    /// up to 16 and lengths that leave a short last block and bytes past the last element.
+    #[test]
+    fn mixed_stored_and_compressed_planes_unshuffle() {
+        let mut x = 0x9E37_79B9u32;
+        for ts in [2usize, 3, 4, 8, 16] {
+            for len in [1000 * ts + 3, (300_000 / ts) * ts + 1] {
+                let raw: Vec<u8> = (0..len)
+                    .map(|i| {
+                        x ^= x << 13;
+                        x ^= x >> 17;
+                        x ^= x << 5;
+                        // Low half of each element noise, high half constant.
+                        if i % ts < ts / 2 {
+                            x as u8
+                        } else {
+                            7
+                        }
+                    })
+                    .collect();
+                for c in [Compressor::Lz4, Compressor::Zstd, Compressor::BloscLz] {
+                    for clevel in [1, 9] {
+                        let p = Params {
+                            clevel,
+                            shuffle: Shuffle::Byte,
+                            typesize: ts,
+                            compressor: c,
+                            blocksize: 0,
+                        };
+                        let enc = encode(&raw, &p).unwrap();
+                        assert!(
+                            enc.len() < raw.len(),
+                            "{c:?} {ts}: the constant planes shrink"
+                        );
+                        assert!(decode(&enc, raw.len()).unwrap() == raw, "{c:?} {ts} {len}");
+                        crate::check_decode_into(decode_into, &enc, &raw);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

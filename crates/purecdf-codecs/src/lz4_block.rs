@@ -85,6 +85,8 @@ fn copy_match(dst: &mut [u8], d: usize, offset: usize, len: usize) {
     if offset >= WILD && len <= WILD && d + WILD <= dst.len() {
         let tmp: [u8; WILD] = dst[from..from + WILD].try_into().expect("16 bytes");
         dst[d..d + WILD].copy_from_slice(&tmp);
+    } else if offset < WILD && len <= 4 * WILD && d + len + WILD <= dst.len() {
+        copy_short_pattern(dst, d, offset, len);
     } else if offset >= len {
         dst.copy_within(from..from + len, d);
     } else if offset == 1 {
@@ -102,14 +104,41 @@ fn copy_match(dst: &mut [u8], d: usize, offset: usize, len: usize) {
     }
 }
 
+/// [`copy_match`] of a match whose offset is below 16, with [`WILD`] bytes to spare past it
+/// (up to 15 of them are overwritten), in 16-byte steps and no call to `memmove`: the first 16
+/// bytes are the `offset` bytes of the pattern repeated in a `u128`; each later step copies
+/// the 16 bytes `period` back (a multiple of `offset` of at least 16, so they are written
+/// already and repeat the same pattern).
+fn copy_short_pattern(dst: &mut [u8], d: usize, offset: usize, len: usize) {
+    let from = d - offset;
+    let v = u128::from_le_bytes(dst[from..from + WILD].try_into().expect("16 bytes"));
+    let bits = 8 * offset as u32;
+    let mut pattern = v & ((1u128 << bits) - 1);
+    let mut span = bits;
+    while span < 128 {
+        pattern |= pattern << span;
+        span *= 2;
+    }
+    dst[d..d + WILD].copy_from_slice(&pattern.to_le_bytes());
+    let period = offset * WILD.div_ceil(offset);
+    let mut i = WILD;
+    while i < len {
+        let at = d + i - period;
+        let tmp: [u8; WILD] = dst[at..at + WILD].try_into().expect("16 bytes");
+        dst[d + i..d + i + WILD].copy_from_slice(&tmp);
+        i += WILD;
+    }
+}
+
 /// Bits of the encoder's hash of four bytes (a table of 4096 positions, 16 KiB).
 const HASH_LOG: u32 = 12;
 /// The format's end rules: the last 5 bytes are literals, and no match starts in the last 12.
 const LAST_LITERALS: usize = 5;
 const MATCH_FREE_TAIL: usize = 12;
 
+#[inline(always)]
 fn read32(src: &[u8], i: usize) -> u32 {
-    u32::from_le_bytes([src[i], src[i + 1], src[i + 2], src[i + 3]])
+    u32::from_le_bytes(src[i..i + 4].try_into().expect("4 bytes"))
 }
 
 fn hash(v: u32) -> usize {
@@ -332,6 +361,29 @@ mod tests {
             inputs.push(planes);
         }
         inputs
+    }
+
+    /// Every offset up to 40 and length up to 300, with no spare room past the match, a little,
+    /// and plenty: the copy repeats the last `offset` bytes as a byte-at-a-time copy does, and
+    /// nothing before the match changes.
+    #[test]
+    fn match_copies_repeat_the_pattern() {
+        let history: Vec<u8> = (0..64u32).map(|i| (i * 37 + 11) as u8).collect();
+        for offset in 1..=40usize {
+            for len in 4..=300usize {
+                for spare in [0usize, 7, 15, 16, 40] {
+                    let d = history.len();
+                    let mut got = history.clone();
+                    got.resize(d + len + spare, 0xC3);
+                    let mut want = got.clone();
+                    for k in 0..len {
+                        want[d + k] = want[d + k - offset];
+                    }
+                    copy_match(&mut got, d, offset, len);
+                    assert_eq!(got[..d + len], want[..d + len], "offset {offset} len {len}");
+                }
+            }
+        }
     }
 
     /// Blocks made by an independent encoder (lz4_flex) decode to their input, for data with

@@ -43,24 +43,13 @@ pub fn unshuffle(src: &[u8], dst: &mut [u8], size: usize) {
         return;
     }
     match size {
-        2 => unshuffle_n::<2>(src, dst, n),
-        4 => {
-            let (p0, rest) = src.split_at(n);
-            let (p1, rest) = rest.split_at(n);
-            let (p2, rest) = rest.split_at(n);
-            let p3 = &rest[..n];
-            let done = interleave4_sse2(p0, p1, p2, p3, dst);
-            for ((((e, a), b), c), d) in dst[4 * done..4 * n]
-                .chunks_exact_mut(4)
-                .zip(&p0[done..])
-                .zip(&p1[done..])
-                .zip(&p2[done..])
-                .zip(&p3[done..])
-            {
-                e.copy_from_slice(&[*a, *b, *c, *d]);
+        2 | 4 | 8 => {
+            let mut planes = [&src[..0]; 8];
+            for (j, p) in src[..size * n].chunks_exact(n).enumerate() {
+                planes[j] = p;
             }
+            unshuffle_planes(&planes[..size], &mut dst[..size * n]);
         }
-        8 => unshuffle_n::<8>(src, dst, n),
         _ => {
             for j in 0..size {
                 let row = &src[j * n..(j + 1) * n];
@@ -72,6 +61,48 @@ pub fn unshuffle(src: &[u8], dst: &mut [u8], size: usize) {
     }
     let tail = n * size;
     dst[tail..].copy_from_slice(&src[tail..]);
+}
+
+/// [`unshuffle`] with each byte plane wherever it is: `planes[j]` holds byte `j` of every
+/// element (all planes of one length `n`), and `dst` (`n * planes.len()` bytes) gets the
+/// elements. Blosc reads the planes it stored uncompressed straight from the frame this way.
+pub fn unshuffle_planes(planes: &[&[u8]], dst: &mut [u8]) {
+    let size = planes.len();
+    let n = planes.first().map_or(0, |p| p.len());
+    assert!(
+        planes.iter().all(|p| p.len() == n) && dst.len() == n * size,
+        "unshuffle_planes: planes of unequal lengths or a wrong output length"
+    );
+    match size {
+        0 => {}
+        1 => dst.copy_from_slice(planes[0]),
+        2 => unshuffle_n::<2>(planes, dst, n),
+        4 => {
+            let (p0, p1, p2, p3) = (planes[0], planes[1], planes[2], planes[3]);
+            let done = interleave4_sse2(p0, p1, p2, p3, dst);
+            for ((((e, a), b), c), d) in dst[4 * done..4 * n]
+                .chunks_exact_mut(4)
+                .zip(&p0[done..])
+                .zip(&p1[done..])
+                .zip(&p2[done..])
+                .zip(&p3[done..])
+            {
+                e.copy_from_slice(&[*a, *b, *c, *d]);
+            }
+        }
+        8 => {
+            let done = interleave8_sse2(planes, dst);
+            let rows: [&[u8]; 8] = std::array::from_fn(|j| &planes[j][done..]);
+            unshuffle_n::<8>(&rows, &mut dst[8 * done..], n - done);
+        }
+        _ => {
+            for (j, row) in planes.iter().enumerate() {
+                for (i, s) in row.iter().enumerate() {
+                    dst[i * size + j] = *s;
+                }
+            }
+        }
+    }
 }
 
 /// [`shuffle`] of `n` elements of `N` bytes, one output row at a time (no bounds checks in the
@@ -184,15 +215,86 @@ fn interleave4_sse2(p0: &[u8], p1: &[u8], p2: &[u8], p3: &[u8], out: &mut [u8]) 
     n
 }
 
+/// Interleaves eight byte planes (of at least the same length) into 8-byte elements of `out`,
+/// sixteen elements per step with SSE2: bytes, then 16-bit pairs, then 32-bit quads are
+/// unpacked in turn; returns how many elements it wrote (a multiple of 16).
+#[cfg(target_arch = "x86_64")]
+fn interleave8_sse2(planes: &[&[u8]], out: &mut [u8]) -> usize {
+    use std::arch::x86_64::{
+        __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi32,
+        _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi8,
+    };
+    if planes.len() != 8 {
+        return 0;
+    }
+    let n = planes
+        .iter()
+        .map(|p| p.len())
+        .min()
+        .unwrap_or(0)
+        .min(out.len() / 8)
+        / 16
+        * 16;
+    for i in (0..n).step_by(16) {
+        // SAFETY: SSE2 is part of x86-64; each load reads 16 bytes at i + 16 <= n <= the
+        // plane's length, and the eight stores write 128 bytes at 8i + 128 <= 8n <= out.len();
+        // unaligned loads and stores have no alignment requirement.
+        unsafe {
+            let p: [__m128i; 8] =
+                std::array::from_fn(|j| _mm_loadu_si128(planes[j].as_ptr().add(i).cast()));
+            // Bytes j and j+1 of elements 0-7 (lo) and 8-15 (hi), for j = 0, 2, 4, 6.
+            let b: [__m128i; 8] = std::array::from_fn(|k| {
+                let (x, y) = (p[2 * (k / 2)], p[2 * (k / 2) + 1]);
+                if k % 2 == 0 {
+                    _mm_unpacklo_epi8(x, y)
+                } else {
+                    _mm_unpackhi_epi8(x, y)
+                }
+            });
+            // Bytes 0-3 and 4-7 of elements 0-3, 4-7 (from lo) and 8-11, 12-15 (from hi).
+            let w: [__m128i; 8] = std::array::from_fn(|k| {
+                let half = k / 4; // 0: elements 0-7, 1: elements 8-15
+                let (x, y) = if (k / 2) % 2 == 0 {
+                    (b[half], b[2 + half])
+                } else {
+                    (b[4 + half], b[6 + half])
+                };
+                if k % 2 == 0 {
+                    _mm_unpacklo_epi16(x, y)
+                } else {
+                    _mm_unpackhi_epi16(x, y)
+                }
+            });
+            // w[4h + 0/1]: bytes 0-3 of elements 8h+0..3 / 8h+4..7; w[4h + 2/3]: bytes 4-7.
+            let o = out.as_mut_ptr().add(8 * i).cast::<__m128i>();
+            for h in 0..2 {
+                for q in 0..2 {
+                    let (lo, hi) = (w[4 * h + q], w[4 * h + 2 + q]);
+                    let e = 8 * h + 4 * q; // the first of the four elements
+                    _mm_storeu_si128(o.add(e / 2), _mm_unpacklo_epi32(lo, hi));
+                    _mm_storeu_si128(o.add(e / 2 + 1), _mm_unpackhi_epi32(lo, hi));
+                }
+            }
+        }
+    }
+    n
+}
+
+/// Elsewhere the plain loop does all the work.
+#[cfg(not(target_arch = "x86_64"))]
+fn interleave8_sse2(_: &[&[u8]], _: &mut [u8]) -> usize {
+    0
+}
+
 /// Elsewhere the plain loop does all the work.
 #[cfg(not(target_arch = "x86_64"))]
 fn interleave4_sse2(_: &[u8], _: &[u8], _: &[u8], _: &[u8], _: &mut [u8]) -> usize {
     0
 }
 
-/// [`unshuffle`] of `n` elements of `N` bytes.
-fn unshuffle_n<const N: usize>(src: &[u8], dst: &mut [u8], n: usize) {
-    let rows: [&[u8]; N] = std::array::from_fn(|j| &src[j * n..(j + 1) * n]);
+/// [`unshuffle_planes`] of `n` elements of `N` bytes.
+fn unshuffle_n<const N: usize>(planes: &[&[u8]], dst: &mut [u8], n: usize) {
+    let rows: [&[u8]; N] = std::array::from_fn(|j| &planes[j][..n]);
     for (i, e) in dst[..N * n].chunks_exact_mut(N).enumerate() {
         for j in 0..N {
             e[j] = rows[j][i];
