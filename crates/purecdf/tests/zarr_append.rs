@@ -122,6 +122,15 @@ fn append_to_a_zarr_python_store_keeps_its_codec() {
     assert_eq!(got, ["0", "1", "2", "3", "40", "50"], "{text}");
 }
 
+/// Creates the store at `url` with dimension `x` of 2 and the int variable `v(x)` = 1, 2.
+fn create_x_and_v(url: &str) {
+    let mut f = purecdf::create_with(url, purecdf::Format::Netcdf4).unwrap();
+    f.add_dimension("x", 2).unwrap();
+    let v = f.add_variable::<i32>("v", &["x"]).unwrap().id();
+    f.put_values(v, &[1, 2], ..).unwrap();
+    f.close().unwrap();
+}
+
 /// Pure Zarr stores get their metadata consolidated in `.zmetadata`, the same objects as on disk
 /// (rewritten when an append changes them); NCZarr stores get none (netcdf-c would leave it
 /// stale).
@@ -130,13 +139,7 @@ fn pure_zarr_stores_are_consolidated() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.zarr");
     let url = format!("file://{}#mode=zarr,file", path.display());
-    {
-        let mut f = purecdf::create_with(&url, purecdf::Format::Netcdf4).unwrap();
-        f.add_dimension("x", 2).unwrap();
-        let v = f.add_variable::<i32>("v", &["x"]).unwrap().id();
-        f.put_values(v, &[1, 2], ..).unwrap();
-        f.close().unwrap();
-    }
+    create_x_and_v(&url);
     {
         let mut f = purecdf::append(&url).unwrap();
         f.redef().unwrap();
@@ -172,4 +175,67 @@ fn pure_zarr_stores_are_consolidated() {
     f.add_dimension("x", 2).unwrap();
     f.close().unwrap();
     assert!(!nczarr.join(".zmetadata").exists());
+}
+
+/// A consolidated store written to in NCZarr mode gets its `.zmetadata` rewritten too: left as
+/// it was, zarr-python (and a `#mode=zarr` open) would read the old metadata through it and miss
+/// what was added.
+#[test]
+fn nczarr_writes_keep_an_existing_zmetadata_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.zarr");
+    let zarr = format!("file://{}#mode=zarr,file", path.display());
+    let nczarr = format!("file://{}#mode=nczarr,file", path.display());
+    create_x_and_v(&zarr);
+    assert!(path.join(".zmetadata").exists());
+    {
+        let mut f = purecdf::append(&nczarr).unwrap();
+        f.redef().unwrap();
+        let w = f.add_variable::<f64>("w", &["x"]).unwrap().id();
+        f.enddef().unwrap();
+        f.put_values(w, &[0.25, 0.5], ..).unwrap();
+        f.close().unwrap();
+    }
+    let text = std::fs::read_to_string(path.join(".zmetadata")).unwrap();
+    assert!(text.contains("\"w/.zarray\""), "{text}");
+    for url in [&zarr, &nczarr] {
+        let f = purecdf::open(url).unwrap();
+        let w: Vec<f64> = f.variable("w").expect(url).get_values(..).unwrap();
+        assert_eq!(w, [0.25, 0.5], "{url}");
+    }
+    // An NCZarr store given a `.zmetadata` by another tool: ours rewrites it with the rest.
+    let path = dir.path().join("n.zarr");
+    let nczarr = format!("file://{}#mode=nczarr,file", path.display());
+    {
+        let mut f = purecdf::create_with(&nczarr, purecdf::Format::Netcdf4).unwrap();
+        f.add_dimension("x", 2).unwrap();
+        f.close().unwrap();
+    }
+    assert!(!path.join(".zmetadata").exists());
+    let old = r#"{"metadata":{".zgroup":{"zarr_format":2}},"zarr_consolidated_format":1}"#;
+    std::fs::write(path.join(".zmetadata"), old).unwrap();
+    {
+        let mut f = purecdf::append(&nczarr).unwrap();
+        f.redef().unwrap();
+        f.add_variable::<f64>("w", &["x"]).unwrap();
+        f.close().unwrap();
+    }
+    let text = std::fs::read_to_string(path.join(".zmetadata")).unwrap();
+    assert!(
+        text.contains("\"w/.zarray\"") && text.contains("_nczarr"),
+        "{text}"
+    );
+    // A pure Zarr store whose root `.zattrs` changed after `.zmetadata` was written (by a
+    // tool that does not consolidate): the stale copy is not used.
+    let path = dir.path().join("c.zarr");
+    let mut attrs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path.join(".zattrs")).unwrap()).unwrap();
+    attrs["title"] = serde_json::json!("changed");
+    std::fs::write(path.join(".zattrs"), attrs.to_string()).unwrap();
+    let f = purecdf::open(&zarr).unwrap();
+    assert_eq!(
+        f.attribute("title").unwrap().values,
+        Values::Char(b"changed".to_vec())
+    );
+    assert!(f.variable("w").is_some());
 }

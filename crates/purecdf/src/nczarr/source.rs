@@ -63,40 +63,68 @@ fn short(v: &Value) -> String {
 }
 
 impl<'a> MetaSource<'a> {
-    /// Reads `.zmetadata` when the store has one (and `use_consolidated`).
+    /// Reads `.zmetadata` when the store has one (and `use_consolidated`), and uses it when it
+    /// agrees with the store's root: its `.zgroup` and `.zattrs` equal the root's own objects,
+    /// which are not NCZarr's. netcdf-c neither reads nor updates `.zmetadata` (4.9), so an
+    /// NCZarr store's may be stale; so is one whose root changed after it was written. Then the
+    /// objects are read one by one.
     ///
     /// # Errors
     /// NC_ENCZARR for a malformed `.zmetadata`; store errors.
     pub(crate) fn new(store: &'a dyn Store, use_consolidated: bool) -> Result<MetaSource<'a>> {
-        let mut consolidated = None;
-        if use_consolidated {
-            if let Some(bytes) = store.get(".zmetadata").map_err(super::store_err)? {
-                let m = parse_object(&bytes, ".zmetadata")?;
-                match m.get("metadata") {
-                    // netcdf-c neither reads nor updates `.zmetadata`: for an NCZarr store it
-                    // may be stale, so only pure Zarr stores are read through it.
-                    Some(Value::Object(md)) if is_nczarr_root(md) => {}
-                    Some(Value::Object(md)) => consolidated = Some(md.clone()),
-                    _ => {
-                        return Err(Error::with_detail(
-                            ErrorKind::Nczarr,
-                            ".zmetadata: no \"metadata\" object",
-                        ))
-                    }
-                }
-            }
-        }
         let mut src = MetaSource {
             store,
             read: Default::default(),
-            consolidated,
+            consolidated: None,
             v3: false,
         };
+        let mut first = vec![".zgroup".to_string(), ".zattrs".into()];
+        first.push(
+            if use_consolidated {
+                ".zmetadata"
+            } else {
+                "zarr.json"
+            }
+            .into(),
+        );
+        src.prefetch(first);
+        if use_consolidated {
+            if let Some(bytes) = src.get(".zmetadata")? {
+                let m = parse_object(&bytes, ".zmetadata")?;
+                let Some(Value::Object(md)) = m.get("metadata") else {
+                    return Err(Error::with_detail(
+                        ErrorKind::Nczarr,
+                        ".zmetadata: no \"metadata\" object",
+                    ));
+                };
+                if !is_nczarr_root(md) && src.root_agrees_with(md)? {
+                    src.consolidated = Some(md.clone());
+                }
+            }
+        }
         if src.consolidated.is_none() {
-            src.prefetch(vec![".zgroup".into(), ".zattrs".into(), "zarr.json".into()]);
             src.v3 = src.get(".zgroup")?.is_none() && src.get("zarr.json")?.is_some();
         }
         Ok(src)
+    }
+
+    /// Whether the consolidated `md` holds the store's own root `.zgroup` and `.zattrs` (the
+    /// same JSON values, or both absent) and the root is not NCZarr's. A root object that does
+    /// not parse disagrees (the one-by-one read then names it).
+    fn root_agrees_with(&self, md: &Map) -> Result<bool> {
+        let mut own = Map::new();
+        for key in [".zgroup", ".zattrs"] {
+            if let Some(bytes) = self.get(key)? {
+                match parse_object(&bytes, key) {
+                    Ok(o) => own.insert(key.to_string(), Value::Object(o)),
+                    Err(_) => return Ok(false),
+                };
+            }
+            if own.get(key) != md.get(key) {
+                return Ok(false);
+            }
+        }
+        Ok(!is_nczarr_root(&own))
     }
 
     /// The object at `key` (read once).

@@ -310,8 +310,8 @@ impl NczarrWriter {
     fn write_metadata(&mut self) -> Result<()> {
         let s = &self.defs.schema;
         // Pure Zarr stores get every object consolidated in `.zmetadata` too, written last
-        // (zarr-python's and xarray's `consolidated` form). NCZarr stores do not: netcdf-c
-        // would leave it stale when it writes the store.
+        // (zarr-python's and xarray's `consolidated` form). NCZarr stores do not, unless they
+        // have one already: netcdf-c 4.9 would leave it stale when it writes the store.
         // Every object is stored below; the root `.zattrs` and `.zgroup` (which make the store a
         // dataset) and `.zmetadata` go last.
         let consolidated = std::cell::RefCell::new(Map::new());
@@ -403,7 +403,11 @@ impl NczarrWriter {
                 .set(key, &json::text(v))
                 .map_err(super::store_err)?;
         }
-        if self.modes.zarr {
+        // An NCZarr store that already has a `.zmetadata` (another tool consolidated it) gets
+        // it rewritten as well: zarr-python would read the old one and miss what changed.
+        let keep_current =
+            self.modes.zarr || self.store.exists(".zmetadata").map_err(super::store_err)?;
+        if keep_current {
             let zmetadata = json!({
                 "metadata": Value::Object(consolidated),
                 "zarr_consolidated_format": 1,
