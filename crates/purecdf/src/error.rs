@@ -131,139 +131,90 @@ pub enum ErrorKind {
     NoObject,
 }
 
-impl ErrorKind {
-    /// Every kind (for the inverse of [`ErrorKind::nc_code`]).
-    const ALL: [ErrorKind; 57] = {
-        use ErrorKind::*;
-        [
-            BadId,
-            Exist,
-            Inval,
-            Perm,
-            NotInDefine,
-            InDefine,
-            InvalidCoords,
-            MaxDims,
-            NameInUse,
-            NotAtt,
-            MaxAtts,
-            BadType,
-            BadDim,
-            UnlimPos,
-            MaxVars,
-            NotVar,
-            Global,
-            NotNc,
-            Sts,
-            MaxName,
-            Unlimit,
-            NoRecVars,
-            Char,
-            Edge,
-            Stride,
-            BadName,
-            Range,
-            NoMem,
-            VarSize,
-            DimSize,
-            Trunc,
-            AxisType,
-            NotBuilt,
-            Hdf,
-            CantRead,
-            CantWrite,
-            CantCreate,
-            NoGrp,
-            StrictNc3,
-            NotNc4,
-            BadGrpId,
-            BadTypeId,
-            BadField,
-            Filter,
-            NoFilter,
-            NotFound,
-            Io,
-            LateFill,
-            LateDef,
-            Storage,
-            BadChunk,
-            BadMeta,
-            AttMeta,
-            Nczarr,
-            S3,
-            Access,
-            NoObject,
-        ]
-    };
+/// Each kind with its netcdf-c code, once: the exhaustive match of [`ErrorKind::nc_code`]
+/// (the compiler checks that every kind is there) and [`ErrorKind::ALL`], its inverse's table,
+/// both come from this list.
+macro_rules! nc_codes {
+    ($($kind:ident => $code:expr,)*) => {
+        impl ErrorKind {
+            /// Every kind, in the order of the code table.
+            const ALL: &'static [ErrorKind] = &[$(ErrorKind::$kind),*];
 
-    /// The numeric code netcdf-c uses for this error (`NC_ENOTVAR` = -49, ...).
-    pub fn nc_code(self) -> i32 {
-        use ErrorKind::*;
-        match self {
-            BadId => -33,
-            Exist => -35,
-            Inval => -36,
-            Perm => -37,
-            NotInDefine => -38,
-            InDefine => -39,
-            InvalidCoords => -40,
-            MaxDims => -41,
-            NameInUse => -42,
-            NotAtt => -43,
-            MaxAtts => -44,
-            BadType => -45,
-            BadDim => -46,
-            UnlimPos => -47,
-            MaxVars => -48,
-            NotVar => -49,
-            Global => -50,
-            NotNc => -51,
-            Sts => -52,
-            MaxName => -53,
-            Unlimit => -54,
-            NoRecVars => -55,
-            Char => -56,
-            Edge => -57,
-            Stride => -58,
-            BadName => -59,
-            Range => -60,
-            NoMem => -61,
-            VarSize => -62,
-            DimSize => -63,
-            Trunc => -64,
-            AxisType => -65,
-            NotBuilt => -128,
-            Hdf => -101,
-            CantRead => -102,
-            CantWrite => -103,
-            CantCreate => -104,
-            NoGrp => -125,
-            StrictNc3 => -112,
-            NotNc4 => -111,
-            BadGrpId => -116,
-            BadTypeId => -117,
-            BadField => -119,
-            Filter => -132,
-            NoFilter => -136,
-            NotFound => -90,
-            Io => -68,
-            LateFill => -122,
-            LateDef => -123,
-            Storage => -126,
-            BadChunk => -127,
-            BadMeta => -108,
-            AttMeta => -107,
-            Nczarr => -137,
-            S3 => -138,
-            NoObject => -141,
-            Access => -77,
+            /// The numeric code netcdf-c uses for this error (`NC_ENOTVAR` = -49, ...).
+            pub fn nc_code(self) -> i32 {
+                match self {
+                    $(ErrorKind::$kind => $code,)*
+                }
+            }
         }
-    }
+    };
+}
 
+nc_codes! {
+    BadId => -33,
+    Exist => -35,
+    Inval => -36,
+    Perm => -37,
+    NotInDefine => -38,
+    InDefine => -39,
+    InvalidCoords => -40,
+    MaxDims => -41,
+    NameInUse => -42,
+    NotAtt => -43,
+    MaxAtts => -44,
+    BadType => -45,
+    BadDim => -46,
+    UnlimPos => -47,
+    MaxVars => -48,
+    NotVar => -49,
+    Global => -50,
+    NotNc => -51,
+    Sts => -52,
+    MaxName => -53,
+    Unlimit => -54,
+    NoRecVars => -55,
+    Char => -56,
+    Edge => -57,
+    Stride => -58,
+    BadName => -59,
+    Range => -60,
+    NoMem => -61,
+    VarSize => -62,
+    DimSize => -63,
+    Trunc => -64,
+    AxisType => -65,
+    NotBuilt => -128,
+    Hdf => -101,
+    CantRead => -102,
+    CantWrite => -103,
+    CantCreate => -104,
+    NoGrp => -125,
+    StrictNc3 => -112,
+    NotNc4 => -111,
+    BadGrpId => -116,
+    BadTypeId => -117,
+    BadField => -119,
+    Filter => -132,
+    NoFilter => -136,
+    NotFound => -90,
+    Io => -68,
+    LateFill => -122,
+    LateDef => -123,
+    Storage => -126,
+    BadChunk => -127,
+    BadMeta => -108,
+    AttMeta => -107,
+    Nczarr => -137,
+    S3 => -138,
+    NoObject => -141,
+    Access => -77,
+}
+
+impl ErrorKind {
     /// The kind of a netcdf-c error code (the inverse of [`ErrorKind::nc_code`]); `None` for
     /// codes purecdf has no kind for.
     pub fn from_nc_code(code: i32) -> Option<ErrorKind> {
-        ErrorKind::ALL.into_iter().find(|k| k.nc_code() == code)
+        ErrorKind::ALL.iter().copied().find(|k| k.nc_code() == code)
     }
 
     /// The text netcdf-c's `nc_strerror` gives for this code.
@@ -587,7 +538,7 @@ mod tests {
     /// codes keep netcdf-c's numbers (`netcdf.h`).
     #[test]
     fn codes_round_trip() {
-        for k in ErrorKind::ALL {
+        for &k in ErrorKind::ALL {
             assert_eq!(ErrorKind::from_nc_code(k.nc_code()), Some(k), "{k:?}");
         }
         for (code, k) in [

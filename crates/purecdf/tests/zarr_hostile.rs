@@ -303,24 +303,26 @@ fn hostile_v3_shards_name_the_key() {
 
 /// The three hostile stores of the CLI tests, as `(name, .zarray text)`: malformed JSON, a
 /// shape of 10^18 × 10^18, a chunk of length 0.
-const HOSTILE_DIRS: [(&str, &str); 3] = [
-    ("h_json", r#"{"zarr_format": 2, "shape": [4"#),
-    (
-        "h_shape",
-        r#"{"zarr_format": 2, "order": "C", "compressor": null, "filters": null, "shape": [1e18, 1e18], "chunks": [1, 1], "dtype": "<i4", "fill_value": 0}"#,
-    ),
-    (
-        "h_chunks",
-        r#"{"zarr_format": 2, "order": "C", "compressor": null, "filters": null, "shape": [4, 3], "chunks": [0, 3], "dtype": "<i4", "fill_value": 0}"#,
-    ),
-];
+fn hostile_dirs() -> [(&'static str, String); 3] {
+    [
+        ("h_json", r#"{"zarr_format": 2, "shape": [4"#.to_string()),
+        (
+            "h_shape",
+            zarray(r#""shape": [1e18, 1e18], "chunks": [1, 1], "dtype": "<i4", "fill_value": 0"#),
+        ),
+        (
+            "h_chunks",
+            zarray(r#""shape": [4, 3], "chunks": [0, 3], "dtype": "<i4", "fill_value": 0"#),
+        ),
+    ]
+}
 
 /// A hostile store in a directory fails to open as NC_ENCZARR naming `v/.zarray`, whether it is
 /// given as a plain path or as a URL with either mode.
 #[test]
 fn hostile_directory_stores_are_nczarr_errors_in_every_form() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, zarray) in HOSTILE_DIRS {
+    for (name, zarray) in hostile_dirs() {
         let root = dir.path().join(format!("{name}.zarr"));
         std::fs::create_dir_all(root.join("v")).unwrap();
         std::fs::write(root.join(".zgroup"), ZGROUP.1).unwrap();
@@ -375,12 +377,8 @@ fn url_mode_reads_a_root_without_zgroup() {
     let root = dir.path().join("lone.zarr");
     std::fs::create_dir(&root).unwrap();
     std::fs::write(root.join(".zattrs"), r#"{"units": "m"}"#).unwrap();
-    std::fs::write(
-        root.join(".zarray"),
-        r#"{"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "<i4", "compressor": null,
-            "fill_value": 0, "order": "C", "filters": null}"#,
-    )
-    .unwrap();
+    let lone = zarray(r#""shape": [4], "chunks": [4], "dtype": "<i4", "fill_value": 0"#);
+    std::fs::write(root.join(".zarray"), lone).unwrap();
     let f = purecdf::open(url("lone.zarr")).unwrap();
     assert_eq!(f.variables().count(), 0);
     let names: Vec<String> = f.attributes().map(|a| a.name().to_string()).collect();
@@ -390,12 +388,8 @@ fn url_mode_reads_a_root_without_zgroup() {
     let root = dir.path().join("below.zarr");
     std::fs::create_dir_all(root.join("v")).unwrap();
     std::fs::write(root.join(".zattrs"), r#"{"title": "t"}"#).unwrap();
-    std::fs::write(
-        root.join("v/.zarray"),
-        r#"{"zarr_format": 2, "shape": [3], "chunks": [3], "dtype": "<i2", "compressor": null,
-            "fill_value": 0, "order": "C", "filters": null}"#,
-    )
-    .unwrap();
+    let v = zarray(r#""shape": [3], "chunks": [3], "dtype": "<i2", "fill_value": 0"#);
+    std::fs::write(root.join("v/.zarray"), v).unwrap();
     std::fs::write(root.join("v/.zattrs"), r#"{"_ARRAY_DIMENSIONS": ["x"]}"#).unwrap();
     std::fs::write(root.join("v/0"), [1u8, 0, 2, 0, 3, 0]).unwrap();
     let f = purecdf::open(url("below.zarr")).unwrap();
