@@ -48,6 +48,17 @@ pub fn decode(input: &[u8], max_out: usize) -> Result<Vec<u8>> {
     }
 }
 
+/// zstd's `ZSTD_COMPRESSBOUND`: the largest frame `n` bytes encode to.
+#[cfg(not(feature = "zstd-c"))]
+fn compress_bound(n: usize) -> usize {
+    let small = if n < 128 << 10 {
+        ((128 << 10) - n) >> 11
+    } else {
+        0
+    };
+    n + (n >> 8) + small
+}
+
 #[cfg(not(feature = "zstd-c"))]
 thread_local! {
     /// Each thread's frame decoder, kept with its buffers from chunk to chunk.
@@ -145,8 +156,14 @@ pub fn encode(input: &[u8], level: i32) -> Result<Vec<u8>> {
                     FrameCompressor::new(CompressionLevel::from_level(level)),
                 ));
             }
+            // Into a kept buffer with room for the whole frame: the encoder never regrows it
+            // (it reserves one block at a time), and a buffer given back is reused.
+            let mut frame = crate::buffers::take(compress_bound(input.len()));
             let out = match slot.as_mut() {
-                Some((_, c)) => caught(|| Ok(c.compress_independent_frame(input))),
+                Some((_, c)) => caught(|| {
+                    c.compress_independent_frame_into(input, &mut frame);
+                    Ok(frame)
+                }),
                 None => unreachable!("set just above"),
             };
             if out.is_err() {
