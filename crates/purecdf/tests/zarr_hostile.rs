@@ -2,6 +2,10 @@
 //! missing, truncated and undecodable chunks. Each gives an error naming the key at fault (or,
 //! for a missing chunk, the fill value), never a panic or an allocation sized by the store.
 
+#[macro_use]
+#[path = "common/wrapped_store.rs"]
+mod wrapped_store;
+
 use purecdf::store::MemoryStore;
 use purecdf::{ErrorKind, Values};
 
@@ -400,4 +404,97 @@ fn url_mode_reads_a_root_without_zgroup() {
     let e = purecdf::open(url("missing.zarr")).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoObject, "{e}");
     assert_eq!(e.kind().nc_code(), -141);
+}
+
+/// A store whose `get` of one key fails (as an S3 bucket that may not be listed answers 403 for
+/// a key that is not there).
+#[derive(Debug)]
+struct FailingKey(MemoryStore, &'static str);
+
+impl purecdf::store::Store for FailingKey {
+    fn get(&self, key: &str) -> purecdf::store::Result<Option<Vec<u8>>> {
+        if key == self.1 {
+            let source = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "403");
+            return Err(purecdf::store::StoreError::Io {
+                key: key.into(),
+                source,
+            });
+        }
+        self.0.get(key)
+    }
+    delegate_listing_and_writes!();
+}
+
+/// A consolidated `.zmetadata` is read when the root agrees with it, whatever the key order and
+/// spacing, and when the root's `.zattrs` is absent on one side and empty on the other, or
+/// cannot be read at all: the array `w`, held only in `.zmetadata`, is then seen. A root that
+/// differs makes the objects read one by one, where `w` is not.
+#[test]
+fn consolidated_metadata_is_used_when_the_root_agrees() {
+    let w = zarray(r#""shape": [2], "chunks": [2], "dtype": "<i2", "fill_value": 7"#);
+    let zmetadata = |root_attrs: &str| {
+        format!(
+            r#"{{"zarr_consolidated_format": 1, "metadata": {{
+                ".zgroup": {{"zarr_format": 2}}, ".zattrs": {root_attrs},
+                "w/.zarray": {w}, "w/.zattrs": {{"_ARRAY_DIMENSIONS": ["x"]}}}}}}"#
+        )
+    };
+    let uses_it = |objects: Vec<(&str, String)>, failing: Option<&'static str>| {
+        let objs = objects
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.into_bytes()));
+        let mem = MemoryStore::from_objects(objs).unwrap();
+        let f = match failing {
+            Some(key) => purecdf::open_store(Box::new(FailingKey(mem, key))),
+            None => purecdf::open_store(Box::new(mem)),
+        }
+        .unwrap();
+        f.variable("w").map(|v| v.get_values::<i16, _>(..).unwrap())
+    };
+    let group = |text: &str| (".zgroup", text.to_string());
+    let cases = [
+        // The same root objects, spelled with other spacing and key order.
+        (
+            vec![
+                group("{ \"zarr_format\" : 2 }"),
+                (".zattrs", r#"{"b": 2, "a": 1}"#.into()),
+                (".zmetadata", zmetadata(r#"{"a": 1, "b": 2}"#)),
+            ],
+            None,
+            true,
+        ),
+        // No root `.zattrs`; an empty one in `.zmetadata`.
+        (
+            vec![group(ZGROUP.1), (".zmetadata", zmetadata("{}"))],
+            None,
+            true,
+        ),
+        // The root `.zattrs` cannot be read: nothing shows the copy stale.
+        (
+            vec![group(ZGROUP.1), (".zmetadata", zmetadata(r#"{"a": 1}"#))],
+            Some(".zattrs"),
+            true,
+        ),
+        // The root's attributes changed after consolidation.
+        (
+            vec![
+                group(ZGROUP.1),
+                (".zattrs", r#"{"a": 2}"#.into()),
+                (".zmetadata", zmetadata(r#"{"a": 1}"#)),
+            ],
+            None,
+            false,
+        ),
+    ];
+    for (i, (objects, failing, used)) in cases.into_iter().enumerate() {
+        let got = uses_it(objects, failing);
+        assert_eq!(got.is_some(), used, "case {i}");
+        if let Some(values) = got {
+            assert_eq!(
+                values,
+                [7, 7],
+                "case {i}: missing chunks read as the fill value"
+            );
+        }
+    }
 }

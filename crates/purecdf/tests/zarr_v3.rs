@@ -23,6 +23,10 @@ mod json;
 #[path = "common/nczarr_expect.rs"]
 mod nczarr_expect;
 
+#[macro_use]
+#[path = "common/wrapped_store.rs"]
+mod wrapped_store;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -191,15 +195,7 @@ impl purecdf::store::Store for Counting {
     fn reads_parts(&self) -> bool {
         self.0.reads_parts()
     }
-    fn list(&self, prefix: &str) -> purecdf::store::Result<Vec<String>> {
-        self.0.list(prefix)
-    }
-    fn set(&self, key: &str, value: &[u8]) -> purecdf::store::Result<()> {
-        self.0.set(key, value)
-    }
-    fn erase(&self, key: &str) -> purecdf::store::Result<()> {
-        self.0.erase(key)
-    }
+    delegate_listing_and_writes!();
 }
 
 /// Reading one element of a sharded array from a directory reads the shard's index and that one

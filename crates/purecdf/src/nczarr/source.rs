@@ -46,10 +46,15 @@ pub(crate) fn parse_object(bytes: &[u8], key: &str) -> Result<Map> {
 
 /// True when consolidated metadata shows an NCZarr root (a superblock key).
 fn is_nczarr_root(md: &Map) -> bool {
-    [".zgroup", ".zattrs"].iter().any(|k| {
-        md.get(k).and_then(Value::as_object).is_some_and(|o| {
-            o.contains_key("_NCZARR_SUPERBLOCK") || o.contains_key("_nczarr_superblock")
-        })
+    [".zgroup", ".zattrs"]
+        .iter()
+        .any(|k| md.get(k).is_some_and(is_nczarr_root_object))
+}
+
+/// Whether a root `.zgroup` or `.zattrs` holds NCZarr's superblock.
+fn is_nczarr_root_object(o: &Value) -> bool {
+    o.as_object().is_some_and(|o| {
+        o.contains_key("_NCZARR_SUPERBLOCK") || o.contains_key("_nczarr_superblock")
     })
 }
 
@@ -63,11 +68,12 @@ fn short(v: &Value) -> String {
 }
 
 impl<'a> MetaSource<'a> {
-    /// Reads `.zmetadata` when the store has one (and `use_consolidated`), and uses it when it
-    /// agrees with the store's root: its `.zgroup` and `.zattrs` equal the root's own objects,
-    /// which are not NCZarr's. netcdf-c neither reads nor updates `.zmetadata` (4.9), so an
-    /// NCZarr store's may be stale; so is one whose root changed after it was written. Then the
-    /// objects are read one by one.
+    /// Reads `.zmetadata` when the store has one (and `use_consolidated`), and uses it unless
+    /// the store's root shows it stale: its `.zgroup` or `.zattrs` differs from the root's own
+    /// object, or the root is NCZarr's (netcdf-c 4.9 neither reads nor updates `.zmetadata`).
+    /// Then the objects are read one by one. Only changes at the root are seen this way: an
+    /// array added below by a tool that does not consolidate stays unseen, as zarr-python
+    /// does not see it either.
     ///
     /// # Errors
     /// NC_ENCZARR for a malformed `.zmetadata`; store errors.
@@ -108,23 +114,35 @@ impl<'a> MetaSource<'a> {
         Ok(src)
     }
 
-    /// Whether the consolidated `md` holds the store's own root `.zgroup` and `.zattrs` (the
-    /// same JSON values, or both absent) and the root is not NCZarr's. A root object that does
-    /// not parse disagrees (the one-by-one read then names it).
+    /// Whether the consolidated `md` holds the store's own root `.zgroup` and `.zattrs` (equal
+    /// JSON values; an absent `.zattrs` equals an empty one) and the root is not NCZarr's. A
+    /// root object that cannot be read (a store error: an S3 bucket that refuses to say a key is
+    /// missing answers 403) cannot show staleness, so `md` is kept; one that does not parse
+    /// disagrees (the one-by-one read then names it).
     fn root_agrees_with(&self, md: &Map) -> Result<bool> {
-        let mut own = Map::new();
+        let empty = Value::Object(Map::new());
         for key in [".zgroup", ".zattrs"] {
-            if let Some(bytes) = self.get(key)? {
-                match parse_object(&bytes, key) {
-                    Ok(o) => own.insert(key.to_string(), Value::Object(o)),
+            let own = match self.get(key) {
+                Ok(Some(bytes)) => match parse_object(&bytes, key) {
+                    Ok(o) => Some(Value::Object(o)),
                     Err(_) => return Ok(false),
-                };
+                },
+                Ok(None) => None,
+                Err(_) => continue,
+            };
+            if own.as_ref().is_some_and(is_nczarr_root_object) {
+                return Ok(false);
             }
-            if own.get(key) != md.get(key) {
+            let (own, theirs) = (own.as_ref(), md.get(key));
+            let same = match key {
+                ".zattrs" => own.unwrap_or(&empty) == theirs.unwrap_or(&empty),
+                _ => own == theirs,
+            };
+            if !same {
                 return Ok(false);
             }
         }
-        Ok(!is_nczarr_root(&own))
+        Ok(true)
     }
 
     /// The object at `key` (read once).
