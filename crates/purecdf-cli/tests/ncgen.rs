@@ -41,7 +41,7 @@ impl Run {
     }
 
     /// Whether both runs made output files with the same bytes, read 1 MiB at a time (the
-    /// corpus makes files of 4 GB); the files are deleted afterwards.
+    /// corpus makes files of 4 GB); files that match are deleted.
     fn same_output(&self, other: &Run) -> bool {
         use std::io::Read;
         let (Some(a), Some(b)) = (&self.output, &other.output) else {
@@ -65,8 +65,11 @@ impl Run {
             }
         })()
         .unwrap_or(false);
-        let _ = std::fs::remove_file(a);
-        let _ = std::fs::remove_file(b);
+        // Files that differ stay for a look.
+        if same {
+            let _ = std::fs::remove_file(a);
+            let _ = std::fs::remove_file(b);
+        }
         same
     }
 }

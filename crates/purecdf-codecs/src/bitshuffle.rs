@@ -177,6 +177,8 @@ pub fn encode(
                 };
                 out.extend_from_slice(&(c.len() as u32).to_be_bytes());
                 out.extend_from_slice(&c);
+                // zstd's frames come from the kept buffers: back they go.
+                crate::buffers::give(c);
             }
         }
     }

@@ -708,13 +708,18 @@ fn compress_onto(p: &Params, part: &[u8], out: &mut Vec<u8>) -> Result<bool> {
         }
         Compressor::Snappy => return Err(CodecError::Unsupported("blosc with snappy".into())),
     };
-    Ok(match stream {
+    let shrank = match &stream {
         Some(c) if !c.is_empty() && c.len() < part.len() => {
-            out.extend_from_slice(&c);
+            out.extend_from_slice(c);
             true
         }
         _ => false,
-    })
+    };
+    // zstd's frames come from the kept buffers: back they go.
+    if let Some(c) = stream {
+        crate::buffers::give(c);
+    }
+    Ok(shrank)
 }
 
 #[cfg(test)]
@@ -809,6 +814,56 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Blocks kept whole (zstd blocks are not split into streams) that do not compress are
+    /// stored as they are, among blocks that do: the first block and the short last one (whose
+    /// bytes past its last whole element stay as they are) are unshuffled from the frame.
+    #[test]
+    fn whole_blocks_stored_uncompressed_unshuffle() {
+        let mut x = 0x1234_5678u32;
+        let mut noise = |n: usize| -> Vec<u8> {
+            (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    x as u8
+                })
+                .collect()
+        };
+        for ts in [4usize, 8, 3] {
+            let bsize = 4096 / ts * ts;
+            let mut raw = noise(bsize);
+            raw.resize(15 * bsize, 5);
+            raw.extend(noise(bsize - 5));
+            let p = Params {
+                clevel: 5,
+                shuffle: Shuffle::Byte,
+                typesize: ts,
+                compressor: Compressor::Zstd,
+                blocksize: bsize,
+            };
+            let enc = encode(&raw, &p).unwrap();
+            let h = header(&enc).unwrap();
+            assert_eq!(
+                (h.flags & (MEMCPYED | DONT_SPLIT), h.blocksize),
+                (DONT_SPLIT, bsize)
+            );
+            let start = |j: usize| le32(&enc, HEADER + 4 * j).unwrap() as usize;
+            assert_eq!(
+                le32(&enc, start(0)),
+                Some(bsize as u32),
+                "block 0 stored whole"
+            );
+            assert_eq!(
+                le32(&enc, start(15)),
+                Some(bsize as u32 - 5),
+                "last block stored"
+            );
+            assert!(decode(&enc, raw.len()).unwrap() == raw, "type size {ts}");
+            crate::check_decode_into(decode_into, &enc, &raw);
         }
     }
 

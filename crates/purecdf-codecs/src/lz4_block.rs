@@ -110,6 +110,7 @@ fn copy_match(dst: &mut [u8], d: usize, offset: usize, len: usize) {
 /// the 16 bytes `period` back (a multiple of `offset` of at least 16, so they are written
 /// already and repeat the same pattern).
 fn copy_short_pattern(dst: &mut [u8], d: usize, offset: usize, len: usize) {
+    debug_assert!(offset > 0, "the decoder refuses offset 0");
     let from = d - offset;
     let v = u128::from_le_bytes(dst[from..from + WILD].try_into().expect("16 bytes"));
     let bits = 8 * offset as u32;

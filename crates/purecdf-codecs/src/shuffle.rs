@@ -66,6 +66,9 @@ pub fn unshuffle(src: &[u8], dst: &mut [u8], size: usize) {
 /// [`unshuffle`] with each byte plane wherever it is: `planes[j]` holds byte `j` of every
 /// element (all planes of one length `n`), and `dst` (`n * planes.len()` bytes) gets the
 /// elements. Blosc reads the planes it stored uncompressed straight from the frame this way.
+///
+/// # Panics
+/// When the planes differ in length or `dst` is not `n * planes.len()` bytes long.
 pub fn unshuffle_planes(planes: &[&[u8]], dst: &mut [u8]) {
     let size = planes.len();
     let n = planes.first().map_or(0, |p| p.len());
