@@ -83,18 +83,14 @@ mod tests {
 
     #[test]
     fn reuses_given_buffers_within_the_bounds() {
-        let b = super::take(100_000);
+        let mut b = super::take(100_000);
         assert!(b.capacity() >= 100_000 && b.is_empty());
-        let ptr = b.as_ptr();
-        let mut b = b;
         b.extend_from_slice(&[1, 2, 3]);
         super::give(b);
-        // Another test may take it first; when this one gets it back, it is empty.
+        // Whichever kept buffer comes back (other tests share the pool, and a freed buffer's
+        // address may be reused, so which one cannot be told), it is empty and large enough.
         let again = super::take(50_000);
         assert!(again.is_empty() && again.capacity() >= 50_000);
-        if again.as_ptr() == ptr {
-            assert!(again.capacity() >= 100_000);
-        }
         // A buffer larger than all that is kept is never kept.
         super::give(Vec::with_capacity(super::KEPT_BYTES + 1));
         let kept = super::KEPT.lock().unwrap();
