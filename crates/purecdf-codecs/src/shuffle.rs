@@ -42,23 +42,8 @@ pub fn unshuffle(src: &[u8], dst: &mut [u8], size: usize) {
         dst.copy_from_slice(src);
         return;
     }
-    match size {
-        2 | 4 | 8 => {
-            let mut planes = [&src[..0]; 8];
-            for (j, p) in src[..size * n].chunks_exact(n).enumerate() {
-                planes[j] = p;
-            }
-            unshuffle_planes(&planes[..size], &mut dst[..size * n]);
-        }
-        _ => {
-            for j in 0..size {
-                let row = &src[j * n..(j + 1) * n];
-                for (i, s) in row.iter().enumerate() {
-                    dst[i * size + j] = *s;
-                }
-            }
-        }
-    }
+    let planes: Vec<&[u8]> = src[..size * n].chunks_exact(n).collect();
+    unshuffle_planes(&planes, &mut dst[..size * n]);
     let tail = n * size;
     dst[tail..].copy_from_slice(&src[tail..]);
 }

@@ -122,6 +122,27 @@ fn append_to_a_zarr_python_store_keeps_its_codec() {
     assert_eq!(got, ["0", "1", "2", "3", "40", "50"], "{text}");
 }
 
+/// What zarr-python prints for `exprs` (Python expressions of the group `g`), with the store at
+/// `path` opened through its consolidated metadata only; `None` without zarr-python (a failure
+/// under `PURECDF_REQUIRE_REFERENCE=1`).
+fn consolidated_by_zarr_python(path: &std::path::Path, exprs: &str) -> Option<String> {
+    let py = python::python_with("zarr")?;
+    let code = format!(
+        "import sys, zarr\ng = zarr.open_consolidated(sys.argv[1], mode='r', zarr_format=2)\nprint({exprs})"
+    );
+    let out = std::process::Command::new(&py)
+        .args(["-c", &code])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
 /// Creates the store at `url` with dimension `x` of 2 and the int variable `v(x)` = 1, 2.
 fn create_x_and_v(url: &str) {
     let mut f = purecdf::create_with(url, purecdf::Format::Netcdf4).unwrap();
@@ -203,6 +224,12 @@ fn nczarr_writes_keep_an_existing_zmetadata_current() {
         let w: Vec<f64> = f.variable("w").expect(url).get_values(..).unwrap();
         assert_eq!(w, [0.25, 0.5], "{url}");
     }
+    // zarr-python, reading through the consolidated metadata only, sees the new array too.
+    if let Some(got) =
+        consolidated_by_zarr_python(&path, "g['w'][...].tolist(), g['v'][...].tolist()")
+    {
+        assert_eq!(got, "[0.25, 0.5] [1, 2]");
+    }
     // An NCZarr store given a `.zmetadata` by another tool: ours rewrites it with the rest.
     let path = dir.path().join("n.zarr");
     let nczarr = format!("file://{}#mode=nczarr,file", path.display());
@@ -225,6 +252,13 @@ fn nczarr_writes_keep_an_existing_zmetadata_current() {
         text.contains("\"w/.zarray\"") && text.contains("_nczarr"),
         "{text}"
     );
+    if let Some(got) =
+        consolidated_by_zarr_python(&path, "sorted(g.array_keys()), g['w'][...].tolist()")
+    {
+        // Never written: netCDF's default double fill value.
+        let fill = "9.969209968386869e+36";
+        assert_eq!(got, format!("['w'] [{fill}, {fill}]"));
+    }
     // A pure Zarr store whose root `.zattrs` changed after `.zmetadata` was written (by a
     // tool that does not consolidate): the stale copy is not used.
     let path = dir.path().join("c.zarr");

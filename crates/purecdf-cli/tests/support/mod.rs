@@ -80,21 +80,22 @@ pub fn shared_dir() -> PathBuf {
 
 /// netcdf-c's test data: `conformance/netcdf-c` of [`shared_dir`].
 pub fn netcdf_c_data() -> Option<PathBuf> {
-    let dir = shared_dir().join("conformance/netcdf-c");
-    if dir.join("ncdump/cdl").is_dir() {
-        Some(dir)
-    } else {
-        unavailable(&format!("netcdf-c test data ({})", dir.display()))
-    }
+    conformance_data("netcdf-c", "ncdump/cdl", "netcdf-c test data")
 }
 
 /// The HDF5 files of other writers: `conformance/hdf5-wild` of [`shared_dir`].
 pub fn hdf5_wild_data() -> Option<PathBuf> {
-    let dir = shared_dir().join("conformance/hdf5-wild");
-    if dir.join("README.md").is_file() {
+    conformance_data("hdf5-wild", "README.md", "the hdf5-wild files")
+}
+
+/// `conformance/<sub>` of [`shared_dir`] when `marker` exists inside it, else unavailable
+/// (a failure under `PURECDF_REQUIRE_REFERENCE=1`) with `what` named.
+fn conformance_data(sub: &str, marker: &str, what: &str) -> Option<PathBuf> {
+    let dir = shared_dir().join("conformance").join(sub);
+    if dir.join(marker).exists() {
         Some(dir)
     } else {
-        unavailable(&format!("the hdf5-wild files ({})", dir.display()))
+        unavailable(&format!("{what} ({})", dir.display()))
     }
 }
 

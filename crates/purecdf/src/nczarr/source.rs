@@ -46,15 +46,10 @@ pub(crate) fn parse_object(bytes: &[u8], key: &str) -> Result<Map> {
 
 /// True when consolidated metadata shows an NCZarr root (a superblock key).
 fn is_nczarr_root(md: &Map) -> bool {
-    [".zgroup", ".zattrs"]
-        .iter()
-        .any(|k| md.get(k).is_some_and(is_nczarr_root_object))
-}
-
-/// Whether a root `.zgroup` or `.zattrs` holds NCZarr's superblock.
-fn is_nczarr_root_object(o: &Value) -> bool {
-    o.as_object().is_some_and(|o| {
-        o.contains_key("_NCZARR_SUPERBLOCK") || o.contains_key("_nczarr_superblock")
+    [".zgroup", ".zattrs"].iter().any(|k| {
+        md.get(k).and_then(Value::as_object).is_some_and(|o| {
+            o.contains_key("_NCZARR_SUPERBLOCK") || o.contains_key("_nczarr_superblock")
+        })
     })
 }
 
@@ -84,16 +79,12 @@ impl<'a> MetaSource<'a> {
             consolidated: None,
             v3: false,
         };
-        let mut first = vec![".zgroup".to_string(), ".zattrs".into()];
-        first.push(
-            if use_consolidated {
-                ".zmetadata"
-            } else {
-                "zarr.json"
-            }
-            .into(),
-        );
-        src.prefetch(first);
+        let third = if use_consolidated {
+            ".zmetadata"
+        } else {
+            "zarr.json"
+        };
+        src.prefetch(vec![".zgroup".into(), ".zattrs".into(), third.into()]);
         if use_consolidated {
             if let Some(bytes) = src.get(".zmetadata")? {
                 let m = parse_object(&bytes, ".zmetadata")?;
@@ -115,10 +106,11 @@ impl<'a> MetaSource<'a> {
     }
 
     /// Whether the consolidated `md` holds the store's own root `.zgroup` and `.zattrs` (equal
-    /// JSON values; an absent `.zattrs` equals an empty one) and the root is not NCZarr's. A
-    /// root object that cannot be read (a store error: an S3 bucket that refuses to say a key is
-    /// missing answers 403) cannot show staleness, so `md` is kept; one that does not parse
-    /// disagrees (the one-by-one read then names it).
+    /// JSON values; an absent `.zattrs` equals an empty one; the caller has checked that `md`'s
+    /// root is not NCZarr's, so an equal one is not either). A root object that cannot be read
+    /// (a store error: an S3 bucket that refuses to say a key is missing answers 403) cannot
+    /// show staleness, so `md` is kept; one that does not parse disagrees (the one-by-one read
+    /// then names it).
     fn root_agrees_with(&self, md: &Map) -> Result<bool> {
         let empty = Value::Object(Map::new());
         for key in [".zgroup", ".zattrs"] {
@@ -130,15 +122,8 @@ impl<'a> MetaSource<'a> {
                 Ok(None) => None,
                 Err(_) => continue,
             };
-            if own.as_ref().is_some_and(is_nczarr_root_object) {
-                return Ok(false);
-            }
-            let (own, theirs) = (own.as_ref(), md.get(key));
-            let same = match key {
-                ".zattrs" => own.unwrap_or(&empty) == theirs.unwrap_or(&empty),
-                _ => own == theirs,
-            };
-            if !same {
+            let absent = (key == ".zattrs").then_some(&empty);
+            if own.as_ref().or(absent) != md.get(key).or(absent) {
                 return Ok(false);
             }
         }
