@@ -132,8 +132,14 @@ impl ChunkCache {
         }
         let len = meta.chunk_elements() * es;
         let mut raw = self.background.buffer(len);
-        let mut runs = Vec::new();
-        for_each_run(meta, slab, part, |o, i, n| runs.push((o, i, n)));
+        // Runs that continue each other (whole rows of a slab as wide as the chunk) are one
+        // copy: a chunk the slab gives in one piece is copied once, not zeroed and then copied
+        // row by row.
+        let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+        for_each_run(meta, slab, part, |o, i, n| match runs.last_mut() {
+            Some((lo, li, ln)) if *lo + *ln == o && *li + *ln == i => *ln += n,
+            _ => runs.push((o, i, n)),
+        });
         match runs.as_slice() {
             [(o, 0, n)] if *n * es == len => raw.extend_from_slice(&data[o * es..(o + n) * es]),
             _ => {

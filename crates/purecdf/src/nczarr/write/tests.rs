@@ -143,3 +143,33 @@ impl Store for ArcStore {
         self.0.erase(key)
     }
 }
+
+/// Whole chunks cut from a slab wider than them (rows that do not continue each other in the
+/// slab) and from a slab exactly as wide (rows copied as one run) store the same values.
+#[test]
+fn whole_chunks_from_wide_and_narrow_slabs() {
+    let mut w = NczarrWriter::new(Box::new(FlakyStore::default()), Modes::default());
+    let y = w.def_dim(ROOT, "y", 4, false).unwrap();
+    let x = w.def_dim(ROOT, "x", 8, false).unwrap();
+    let v = w.def_var(ROOT, "v", NcType::Int, &[y, x]).unwrap();
+    w.def_var_chunking(v, Chunking::Chunked(vec![2, 4]))
+        .unwrap();
+    w.enddef().unwrap();
+    let all: Vec<i32> = (0..32).collect();
+    w.write_raw(v, &slab(&[0, 0], &[4, 8]), &bytes(&all))
+        .unwrap();
+    w.sync().unwrap();
+    let mut out = vec![0u8; 32 * 4];
+    w.read_raw(v, &slab(&[0, 0], &[4, 8]), &mut out).unwrap();
+    assert_eq!(out, bytes(&all));
+    // The chunk at (1, 1) again, from a slab of its own shape.
+    let chunk: Vec<i32> = (100..108).collect();
+    w.write_raw(v, &slab(&[2, 4], &[2, 4]), &bytes(&chunk))
+        .unwrap();
+    w.sync().unwrap();
+    let mut want = all.clone();
+    want[20..24].copy_from_slice(&chunk[..4]);
+    want[28..32].copy_from_slice(&chunk[4..]);
+    w.read_raw(v, &slab(&[0, 0], &[4, 8]), &mut out).unwrap();
+    assert_eq!(out, bytes(&want));
+}
