@@ -12,7 +12,9 @@ use purecdf::store::MemoryStore;
 fn entries(mut data: &[u8]) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     while let Some((&klen, rest)) = data.split_first() {
-        let Some(key) = rest.get(..klen as usize) else { break };
+        let Some(key) = rest.get(..klen as usize) else {
+            break;
+        };
         let rest = &rest[klen as usize..];
         let Some(len) = rest.get(..2) else { break };
         let vlen = u16::from_le_bytes([len[0], len[1]]) as usize;

@@ -132,7 +132,11 @@ impl ZipStore {
                     key: key.to_string(),
                     size: e.size,
                 })?;
-                let mut out = Vec::with_capacity(cap.min(1 << 30));
+                // The directory's size is the archive's word: reserve no more than the stored
+                // bytes can inflate to (deflate codes at most 258 bytes in one symbol of 2 or
+                // more bits, RFC 1951 section 3.2.5: under 1,032 to 1).
+                let bound = stored.len().saturating_mul(1032).saturating_add(64);
+                let mut out = Vec::with_capacity(cap.min(bound));
                 flate2::read::DeflateDecoder::new(&stored[..])
                     .take(e.size.saturating_add(1))
                     .read_to_end(&mut out)

@@ -311,6 +311,20 @@ pub use ndarray;
 /// Key/value stores for Zarr datasets (directory, zip, memory).
 pub use purecdf_store as store;
 
+/// Entry points for the fuzz targets (`fuzz/`): parsers of text that touch nothing (no file,
+/// no network). Not part of the API; they may change at any time.
+#[doc(hidden)]
+pub mod fuzzing {
+    /// What `open` makes of a dataset name before touching anything: the byte-range URL form
+    /// (`#mode=bytes`) and the Zarr location form (a URL or mode words; `None` for a plain
+    /// path), printed.
+    pub fn parse_dataset_name(name: &str) -> String {
+        let bytes = crate::remote::bytes_url(name);
+        let zarr = crate::nczarr::url::parse(name);
+        format!("{bytes:?} {zarr:?}")
+    }
+}
+
 /// Whether this build can read and write data with HDF5 filter `id` (`nc_inq_filter_avail`).
 pub fn filter_available(id: u32) -> bool {
     u16::try_from(id).is_ok_and(purecdf_hdf5::filter::is_available)

@@ -148,10 +148,15 @@ pub(crate) fn check_range_response(
                 return Err(bad(format!("bad Content-Range {cr:?}")));
             };
             let want_end = end.min(total);
-            if a != start || b + 1 != want_end || r.body.len() as u64 != want_end - start {
+            // Checked: the numbers are the server's (a last byte of u64::MAX, a total before
+            // the start asked for).
+            if a != start
+                || b.checked_add(1) != Some(want_end)
+                || want_end.checked_sub(start) != Some(r.body.len() as u64)
+            {
                 return Err(bad(format!(
                     "asked for bytes {start}-{}, got {cr:?} with {} bytes",
-                    end - 1,
+                    end.saturating_sub(1),
                     r.body.len()
                 )));
             }
@@ -507,6 +512,25 @@ impl Fetched {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Answers whose numbers cannot be what was asked (a last byte of u64::MAX, a total before
+    /// the start, a body of the wrong length) are errors, never an overflow.
+    #[test]
+    fn impossible_content_ranges_are_errors() {
+        let check = |cr: &str, body: usize, start: u64, end: u64| {
+            crate::remote::fuzzing::range_answer(206, Some(cr.into()), vec![7; body], start, end)
+        };
+        assert_eq!(check("bytes 2-4/10", 3, 2, 5).unwrap().bytes, [7; 3]);
+        for (cr, body, start, end) in [
+            ("bytes 0-18446744073709551615/5", 5, 0, 5),
+            ("bytes 8-9/4", 2, 8, 10),
+            ("bytes 0-4/10", 4, 0, 5),
+            ("bytes 5-4/10", 0, 5, 0),
+        ] {
+            let e = check(cr, body, start, end).unwrap_err().to_string();
+            assert!(e.contains("asked for bytes"), "{cr}: {e}");
+        }
+    }
 
     /// An in-memory object that counts requests and may ignore `Range`.
     #[derive(Debug)]

@@ -285,26 +285,39 @@ impl S3Client {
                 return Err(status_error(&req, &r));
             }
             let text = String::from_utf8_lossy(&r.body);
-            if !text.contains("<ListBucketResult") {
+            let Some((page, next)) = parse_listing_page(&text) else {
                 return Err(StoreError::Remote {
                     url: super::http::printable_url(&req.url).to_string(),
                     what: "the listing is not a ListBucketResult".into(),
                     status: Some(r.status),
                 });
-            }
-            for block in xml::blocks(&text, "Contents") {
-                out.keys.extend(xml::element_text(block, "Key"));
-            }
-            for block in xml::blocks(&text, "CommonPrefixes") {
-                out.prefixes.extend(xml::element_text(block, "Prefix"));
-            }
-            let truncated = xml::element_text(&text, "IsTruncated").as_deref() == Some("true");
-            let next = xml::element_text(&text, "NextContinuationToken");
+            };
+            out.keys.extend(page.keys);
+            out.prefixes.extend(page.prefixes);
             match next {
-                Some(t) if truncated && token.as_ref() != Some(&t) => token = Some(t),
+                Some(t) if token.as_ref() != Some(&t) => token = Some(t),
                 _ => return Ok(out),
             }
         }
         Ok(out)
     }
+}
+
+/// One page of a ListObjectsV2 answer: its keys and common prefixes, and the continuation
+/// token when the page says the listing is truncated; `None` when `text` is not a
+/// `ListBucketResult`.
+pub(crate) fn parse_listing_page(text: &str) -> Option<(Listing, Option<String>)> {
+    if !text.contains("<ListBucketResult") {
+        return None;
+    }
+    let mut page = Listing::default();
+    for block in xml::blocks(text, "Contents") {
+        page.keys.extend(xml::element_text(block, "Key"));
+    }
+    for block in xml::blocks(text, "CommonPrefixes") {
+        page.prefixes.extend(xml::element_text(block, "Prefix"));
+    }
+    let truncated = xml::element_text(text, "IsTruncated").as_deref() == Some("true");
+    let next = xml::element_text(text, "NextContinuationToken").filter(|_| truncated);
+    Some((page, next))
 }

@@ -198,7 +198,8 @@ pub(super) fn read_entry_data(file: &std::fs::File, e: &Entry, key: &str) -> Res
     if u32_at(&h, 0) != LOCAL_SIG {
         return Err(corrupt("bad local header signature", key));
     }
-    let data = e.local + 30 + u64::from(u16_at(&h, 26)) + u64::from(u16_at(&h, 28));
+    let header = 30 + u64::from(u16_at(&h, 26)) + u64::from(u16_at(&h, 28));
+    let data = e.local.saturating_add(header);
     if data.checked_add(e.csize).is_none_or(|end| end > len) {
         return Err(corrupt("entry data runs past the end of the archive", key));
     }
