@@ -6,6 +6,8 @@
 //! panics, hangs and unbounded allocations are not.
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use purecdf::store::MemoryStore;
 
@@ -33,14 +35,5 @@ fuzz_target!(|data: &[u8]| {
     let Ok(file) = purecdf::open_store(Box::new(store)) else {
         return;
     };
-    let ids: Vec<_> = (0..file.schema().vars.len()).map(purecdf::VarId).collect();
-    for id in ids {
-        let v = file.variable_by_id(id);
-        if v.len() <= 1 << 16 {
-            let _ = v.get_typed_values(..);
-        }
-        let rank = v.dimensions().len();
-        let (start, count) = (vec![0usize; rank], vec![1usize; rank]);
-        let _ = v.get_typed_values((start.as_slice(), count.as_slice()));
-    }
+    common::read_small_variables(&file);
 });

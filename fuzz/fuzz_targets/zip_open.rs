@@ -5,6 +5,8 @@
 //! Errors are fine; panics, hangs and unbounded allocations are not.
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use purecdf::store::{Store, ZipStore};
 
@@ -47,11 +49,5 @@ fuzz_target!(|data: &[u8]| {
     let Ok(file) = purecdf::open_store(Box::new(store)) else {
         return;
     };
-    let ids: Vec<_> = (0..file.schema().vars.len()).map(purecdf::VarId).collect();
-    for id in ids {
-        let v = file.variable_by_id(id);
-        if v.len() <= 1 << 16 {
-            let _ = v.get_typed_values(..);
-        }
-    }
+    common::read_small_variables(&file);
 });
