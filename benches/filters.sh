@@ -17,7 +17,9 @@
 # with its own filter plugins (nc4bench.c linked against the wheel's libnetcdf; HDF5_PLUGIN_PATH
 # the wheel's plugin folder). Its zstd plugin uses zstd 1.5.7 as purecdf's encoder does (same
 # output size); hdf5plugin's uses zstd 1.5.6, whose level 3 compresses less and faster. The
-# wheel has no lz4 plugin (netcdf-c ships none), so that row has no 4.10 column.
+# wheel has no lz4 plugin (netcdf-c ships none), so that row has no 4.10 column. Columns: the
+# times of netcdf-c 4.9 with hdf5plugin's plugins, of netcdf-c 4.10 and of purecdf, then the
+# ratios netcdf-c 4.9 / purecdf (`ratio`) and netcdf-c 4.10 / purecdf (`r-4.10`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-3}
@@ -26,7 +28,7 @@ mkdir -p "$DATA"
 PYTHON=${PYTHON:-target/ci-venv/bin/python}
 HDF5_PLUGIN_PATH=$("$PYTHON" -c 'import hdf5plugin; print(hdf5plugin.PLUGINS_PATH)')
 export HDF5_PLUGIN_PATH
-cc -O2 -o "$DATA/nc4bench" benches/c/nc4bench.c -lnetcdf
+cc -O2 -ffp-contract=off -o "$DATA/nc4bench" benches/c/nc4bench.c -lnetcdf
 cargo build --release -q -p purecdf --example nc_bench ${FEATURES:+--features "$FEATURES"}
 OURS=target/release/examples/nc_bench
 THEIRS=$DATA/nc4bench
@@ -34,9 +36,9 @@ THEIRS=$DATA/nc4bench
 WHEEL_LIBS=$("$PYTHON" -c 'import netCDF4, os; print(os.path.join(os.path.dirname(os.path.dirname(netCDF4.__file__)), "netcdf4.libs"))' 2>/dev/null || true)
 WHEEL_PLUGINS=$("$PYTHON" -c 'import netCDF4, os; print(os.path.join(os.path.dirname(netCDF4.__file__), "plugins"))' 2>/dev/null || true)
 THEIRS410=
-if compgen -G "$WHEEL_LIBS/libnetcdf-*.so*" > /dev/null; then
+if [[ -d $WHEEL_PLUGINS ]] && compgen -G "$WHEEL_LIBS/libnetcdf-*.so*" > /dev/null; then
     THEIRS410=$DATA/nc4bench410
-    cc -O2 -o "$THEIRS410" benches/c/nc4bench.c "$(compgen -G "$WHEEL_LIBS/libnetcdf-*.so*" | head -1)" -Wl,-rpath,"$WHEEL_LIBS"
+    cc -O2 -ffp-contract=off -o "$THEIRS410" benches/c/nc4bench.c "$(compgen -G "$WHEEL_LIBS/libnetcdf-*.so*" | head -1)" -Wl,-rpath,"$WHEEL_LIBS"
 fi
 # with410 CMD...: CMD with the wheel's plugins instead of hdf5plugin's.
 with410() { HDF5_PLUGIN_PATH=$WHEEL_PLUGINS "$@"; }
@@ -52,6 +54,8 @@ SPECS=(
     "bzip2-9|307,9"
     "lz4|32004,0"
 )
+# r410 OTHER OURS: the 4.10 ratio, or - where there is no 4.10 time.
+r410() { [[ $1 == - ]] && echo - || ratio "$1" "$2"; }
 printf '%-18s %-6s %9s %9s %9s %6s %6s   %s\n' filter op netcdf-c 4.10 purecdf ratio r-4.10 "sizes (netcdf-c / 4.10 / purecdf)"
 for entry in "${SPECS[@]}"; do
     name=${entry%%|*}
@@ -81,7 +85,6 @@ for entry in "${SPECS[@]}"; do
     rc=$(best "$THEIRS" read "$fc" data)
     rr=$(best "$OURS" read "$fc" data)
     [[ $w4 == - ]] || r4=$(best with410 "$THEIRS410" read "$fc" data)
-    r410() { [[ $1 == - ]] && echo - || ratio "$1" "$2"; }
     printf '%-18s %-6s %9s %9s %9s %6s %6s   %s\n' "$name" write "$wc" "$w4" "$wr" "$(ratio "$wc" "$wr")" "$(r410 "$w4" "$wr")" "$sizes"
     printf '%-18s %-6s %9s %9s %9s %6s %6s\n' "$name" w-made "$mc" "$m4" "$mr" "$(ratio "$mc" "$mr")" "$(r410 "$m4" "$mr")"
     printf '%-18s %-6s %9s %9s %9s %6s %6s   load %s\n' "$name" read "$rc" "$r4" "$rr" "$(ratio "$rc" "$rr")" "$(r410 "$r4" "$rr")" \

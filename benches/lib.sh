@@ -1,13 +1,19 @@
 # Shell helpers shared by the side-by-side benchmarks (filters.sh, nczarr.sh, netcdf4.sh).
 # Source after setting N (rounds per measurement).
 
-# best CMD...: the smallest of N runs of a command that prints its seconds on its first line.
+# smaller T B: the smaller of a new time T and the best B so far; a T that is not a number (the
+# command failed) leaves B.
+smaller() { echo "${1:-none} $2" | awk '{print ($1 ~ /^[0-9.]+$/ && $1 < $2) ? $1 : $2}'; }
+
+# best CMD...: the smallest of N runs of a command that prints its seconds on its first line;
+# `failed` when no run printed a time.
 best() {
     local b=999999 t
     for _ in $(seq "$N"); do
         t=$("$@" 2>/dev/null | head -1)
-        b=$(echo "$t $b" | awk '{print ($1 < $2) ? $1 : $2}')
+        b=$(smaller "$t" "$b")
     done
+    [[ $b == 999999 ]] && b=failed
     echo "$b"
 }
 
@@ -20,13 +26,15 @@ best_fresh() {
     for _ in $(seq "$N"); do
         rm -rf "$path"
         t=$("$@" 2>/dev/null | head -1)
-        b=$(echo "$t $b" | awk '{print ($1 < $2) ? $1 : $2}')
+        b=$(smaller "$t" "$b")
     done
+    [[ $b == 999999 ]] && b=failed
     echo "$b"
 }
 
-# ratio OTHER OURS: OTHER / OURS to two decimals (> 1: purecdf is faster).
-ratio() { echo "$1 $2" | awk '{printf "%.2f", $1 / $2}'; }
+# ratio OTHER OURS: OTHER / OURS to two decimals (> 1: purecdf is faster); - when either
+# failed.
+ratio() { echo "$1 $2" | awk '{if ($1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ && $2 > 0) printf "%.2f", $1 / $2; else printf "-"}'; }
 
-# size PATH: a file's or a directory tree's size in MB.
-size() { du -sb "$1" | awk '{printf "%.1f MB", $1 / 1e6}'; }
+# size PATH: a file's or a directory tree's size in MB (- when there is none).
+size() { [[ -e $1 ]] || { echo -; return; }; du -sb "$1" | awk '{printf "%.1f MB", $1 / 1e6}'; }

@@ -18,7 +18,7 @@ N=${N:-3}
 DATA=$PWD/bench-data
 mkdir -p "$DATA"
 PYTHON=${PYTHON:-target/ci-venv/bin/python}
-cc -O2 -o "$DATA/nc4bench" benches/c/nc4bench.c -lnetcdf
+cc -O2 -ffp-contract=off -o "$DATA/nc4bench" benches/c/nc4bench.c -lnetcdf
 # FEATURES=zstd-c builds purecdf with C zstd (the default pure-Rust encoder writes its fastest
 # level only).
 cargo build --release -q -p purecdf --example nc_bench ${FEATURES:+--features "$FEATURES"}

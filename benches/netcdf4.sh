@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 N=${N:-5}
 DATA=bench-data
 mkdir -p "$DATA"
-cc -O2 -o "$DATA/nc4bench" benches/c/nc4bench.c -lnetcdf
+cc -O2 -ffp-contract=off -o "$DATA/nc4bench" benches/c/nc4bench.c -lnetcdf
 cargo build --release -q -p purecdf --example nc_bench
 OURS=target/release/examples/nc_bench
 THEIRS=$DATA/nc4bench

@@ -35,7 +35,8 @@ impl Script {
 
 impl RangeFetch for Script {
     fn fetch(&self, start: u64, end: u64) -> purecdf::store::Result<Fetched> {
-        let b = self.next(6);
+        // Ten bytes per answer: the kind, then a (how, how much) pair for each skewed number.
+        let b = self.next(10);
         let get = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
         // The answer: a faithful 206, a whole 200, a 206 with a skewed range or length, 416, 500.
         let skew = |x: u64, k: usize| match get(k) % 4 {
@@ -46,30 +47,25 @@ impl RangeFetch for Script {
         };
         let stop = end.min(self.total).max(start);
         let (status, cr, body) = match get(0) % 6 {
-            0 | 1 => (
-                206,
-                Some(format!(
-                    "bytes {start}-{}/{}",
-                    stop.saturating_sub(1),
-                    self.total
-                )),
-                (start..stop).map(byte).collect(),
-            ),
+            0 | 1 => {
+                let cr = format!("bytes {start}-{}/{}", stop.saturating_sub(1), self.total);
+                (206, Some(cr), (start..stop).map(byte).collect())
+            }
             2 => (200, None, (0..self.total.min(1 << 16)).map(byte).collect()),
             3 => {
-                let (a, b2, t) = (
+                let (a, last, total) = (
                     skew(start, 1),
                     skew(stop.saturating_sub(1), 3),
-                    skew(self.total, 4),
+                    skew(self.total, 5),
                 );
-                let len = skew(stop - start, 2).min(1 << 16);
+                let len = skew(stop - start, 7).min(1 << 16);
                 (
                     206,
-                    Some(format!("bytes {a}-{b2}/{t}")),
+                    Some(format!("bytes {a}-{last}/{total}")),
                     (start..start + len).map(byte).collect(),
                 )
             }
-            4 => (416, Some(format!("bytes */{}", get(1))), Vec::new()),
+            4 => (416, Some(format!("bytes */{}", get(9))), Vec::new()),
             _ => (500, None, Vec::new()),
         };
         fuzzing::range_answer(status, cr, body, start, end)

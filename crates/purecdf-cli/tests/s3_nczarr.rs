@@ -523,22 +523,46 @@ fn byte_range_reading_from_s3() {
     }
 }
 
+/// Serves fixture store `nc490/{name}.zarr` from the test server under `/bkt`, with `faults`;
+/// checks that `ncdump` of it in `mode` (`nczarr` or `zarr`) prints what it prints for the store
+/// on disk, and returns the requests that dump made.
+fn dump_served_store(
+    server: &TestServer,
+    work: &Path,
+    name: &str,
+    mode: &str,
+    faults: Faults,
+) -> Vec<support::http_server::Seen> {
+    let store = nczarr_data().join(format!("nc490/{name}.zarr"));
+    for (rel, bytes) in tree(&store) {
+        server.put(&format!("/bkt/{name}.zarr/{rel}"), bytes);
+    }
+    server.set_faults(faults);
+    let env = [("HOME", "/nonexistent"), ("PURECDF_HTTP_RETRIES", "1")];
+    let url = format!("{}/bkt/{name}.zarr#mode={mode},s3", server.base());
+    let local = format!("file://{}#mode={mode},file", store.display());
+    server.take_seen();
+    let there = dump(&[&url], &env, work);
+    assert_eq!(there.0, Some(0), "{}", there.2);
+    let seen = server.take_seen();
+    assert_eq!(there.1, dump(&[&local], &env, work).1);
+    seen
+}
+
 #[test]
 fn few_requests_and_failed_uploads() {
     let server = TestServer::start();
     let work = tempfile::tempdir().unwrap();
+    let seen = dump_served_store(
+        &server,
+        work.path(),
+        "groups_nczarr",
+        "nczarr",
+        Faults::default(),
+    );
     let store = nczarr_data().join("nc490/groups_nczarr.zarr");
-    for (rel, bytes) in tree(&store) {
-        server.put(&format!("/bkt/groups_nczarr.zarr/{rel}"), bytes);
-    }
     let env = [("HOME", "/nonexistent"), ("PURECDF_HTTP_RETRIES", "1")];
-    let url = format!("{}/bkt/groups_nczarr.zarr#mode=nczarr,s3", server.base());
     let local = format!("file://{}#mode=nczarr,file", store.display());
-    server.take_seen();
-    let there = dump(&[&url], &env, work.path());
-    assert_eq!(there.0, Some(0), "{}", there.2);
-    assert_eq!(there.1, dump(&[&local], &env, work.path()).1);
-    let seen = server.take_seen();
     let heads = seen.iter().filter(|s| s.method == "HEAD").count();
     let lists = seen
         .iter()
@@ -569,6 +593,30 @@ fn few_requests_and_failed_uploads() {
     );
     let after = dump(&[&target], &env, work.path());
     assert_eq!(after.0, Some(1), "{}", after.1);
+}
+
+/// A server whose listings never end, their continuation tokens going round A, B, A: each
+/// listing (a pure Zarr store is found by listing) stops at the first token seen before (three
+/// pages), and the store dumps as on disk.
+#[test]
+fn listings_whose_tokens_go_round_end() {
+    let server = TestServer::start();
+    let work = tempfile::tempdir().unwrap();
+    let faults = Faults {
+        cycle_list_tokens: true,
+        ..Faults::default()
+    };
+    let seen = dump_served_store(&server, work.path(), "groups_zarr", "zarr", faults);
+    let lists = seen
+        .iter()
+        .filter(|s| s.query.contains("list-type=2"))
+        .count();
+    let firsts = seen
+        .iter()
+        .filter(|s| s.query.contains("list-type=2") && !s.query.contains("continuation-token"))
+        .count();
+    assert!(firsts > 0, "no listing: {seen:?}");
+    assert_eq!(lists, 3 * firsts, "{seen:?}");
 }
 
 /// Shards on S3 are read with range requests (the index, then the inner chunks), and read the

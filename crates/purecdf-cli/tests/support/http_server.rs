@@ -36,6 +36,8 @@ pub struct Faults {
     pub fail_put_containing: Option<String>,
     /// Ignore `Range` (answer 200 with the whole object), as some servers do.
     pub ignore_range: bool,
+    /// Answer every listing "truncated", with continuation tokens going round A, B, A, ...
+    pub cycle_list_tokens: bool,
 }
 
 #[derive(Default)]
@@ -273,7 +275,8 @@ fn respond(state: &Mutex<State>, req: &Seen, body: Vec<u8>) -> Answer {
             (204, vec![], Vec::new(), false, delay)
         }
         "GET" if req.query.contains("list-type=2") => {
-            (200, vec![], list(&st.objects, req), false, delay)
+            let cycle = st.faults.cycle_list_tokens;
+            (200, vec![], list(&st.objects, req, cycle), false, delay)
         }
         "GET" | "HEAD" => {
             let Some(obj) = st.objects.get(&req.path) else {
@@ -319,8 +322,9 @@ fn parse_range(r: &str, total: u64) -> Option<(u64, u64)> {
     (a <= b && b < total).then_some((a, b))
 }
 
-/// S3's `ListObjectsV2` over the objects of one bucket (`/bucket` is the request's path).
-fn list(objects: &BTreeMap<String, Vec<u8>>, req: &Seen) -> Vec<u8> {
+/// S3's `ListObjectsV2` over the objects of one bucket (`/bucket` is the request's path); with
+/// `cycle`, every page says it is truncated and names the next token of the round A, B, A.
+fn list(objects: &BTreeMap<String, Vec<u8>>, req: &Seen, cycle: bool) -> Vec<u8> {
     let q: BTreeMap<String, String> = req
         .query
         .split('&')
@@ -349,8 +353,19 @@ fn list(objects: &BTreeMap<String, Vec<u8>>, req: &Seen) -> Vec<u8> {
             None => keys.push(key.to_string()),
         }
     }
-    let mut xml =
-        String::from("<?xml version=\"1.0\"?><ListBucketResult><IsTruncated>false</IsTruncated>");
+    let mut xml = String::from("<?xml version=\"1.0\"?><ListBucketResult>");
+    if cycle {
+        let next = if q.get("continuation-token").map(String::as_str) == Some("A") {
+            "B"
+        } else {
+            "A"
+        };
+        xml.push_str(&format!(
+            "<IsTruncated>true</IsTruncated><NextContinuationToken>{next}</NextContinuationToken>"
+        ));
+    } else {
+        xml.push_str("<IsTruncated>false</IsTruncated>");
+    }
     for k in keys {
         xml.push_str(&format!("<Contents><Key>{}</Key></Contents>", escape(&k)));
     }

@@ -111,13 +111,6 @@ impl RangeFetch for S3Object {
     }
 }
 
-/// Checks a range response: 206 with a `Content-Range` matching what was asked (a last range
-/// may stop at the object's end), or 200 with the whole object; 416 for an empty object.
-/// Returns the bytes, where they start (0 when the server sent the whole object) and the
-/// object's length.
-///
-/// # Errors
-/// [`StoreError::Remote`] for another status or a range other than the one asked.
 /// The first and last byte and the object's length of a `Content-Range: bytes a-b/total` header
 /// (RFC 9110, section 14.4).
 pub(crate) fn parse_content_range(cr: &str) -> Option<(u64, u64, u64)> {
@@ -130,6 +123,13 @@ pub(crate) fn parse_content_range(cr: &str) -> Option<(u64, u64, u64)> {
     ))
 }
 
+/// Checks a range response: 206 with a `Content-Range` matching what was asked (a last range
+/// may stop at the object's end), or 200 with the whole object; 416 for an empty object.
+/// Returns the bytes, where they start (0 when the server sent the whole object) and the
+/// object's length.
+///
+/// # Errors
+/// [`StoreError::Remote`] for another status or a range other than the one asked.
 pub(crate) fn check_range_response(
     request: &HttpRequest<'_>,
     r: HttpResponse,
@@ -524,6 +524,7 @@ mod tests {
         for (cr, body, start, end) in [
             ("bytes 0-18446744073709551615/5", 5, 0, 5),
             ("bytes 8-9/4", 2, 8, 10),
+            ("bytes 8-3/4", 0, 8, 10),
             ("bytes 0-4/10", 4, 0, 5),
             ("bytes 5-4/10", 0, 5, 0),
         ] {

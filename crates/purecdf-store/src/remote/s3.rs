@@ -268,7 +268,10 @@ impl S3Client {
     pub(crate) fn list(&self, prefix: &str, delimiter: Option<&str>) -> Result<Listing> {
         let mut out = Listing::default();
         let mut token: Option<String> = None;
-        // A server that keeps answering "truncated" with the same token would loop forever.
+        // A server that keeps answering "truncated" with tokens it gave before (the same one, or
+        // A, B, A, ...) would loop forever: a token seen before ends the listing (as a repeated
+        // one always did here); a listing that never ends is an error after a million pages.
+        let mut seen = std::collections::HashSet::new();
         for _page in 0..1_000_000 {
             let mut query = vec![
                 ("list-type".to_string(), "2".to_string()),
@@ -295,11 +298,15 @@ impl S3Client {
             out.keys.extend(page.keys);
             out.prefixes.extend(page.prefixes);
             match next {
-                Some(t) if token.as_ref() != Some(&t) => token = Some(t),
+                Some(t) if seen.insert(t.clone()) => token = Some(t),
                 _ => return Ok(out),
             }
         }
-        Ok(out)
+        Err(StoreError::Remote {
+            url: self.object_url(prefix),
+            what: "the listing goes on past a million pages".into(),
+            status: None,
+        })
     }
 }
 
