@@ -133,8 +133,9 @@ impl ZipStore {
                     size: e.size,
                 })?;
                 // The directory's size is the archive's word: reserve no more than the stored
-                // bytes can inflate to (deflate codes at most 258 bytes in one symbol of 2 or
-                // more bits, RFC 1951 section 3.2.5: under 1,032 to 1).
+                // bytes can inflate to. A deflate match copies at most 258 bytes (RFC 1951
+                // section 3.2.5) for a length and a distance code of at least 1 bit each
+                // (section 3.2.7): under 1,032 to 1.
                 let bound = stored.len().saturating_mul(1032).saturating_add(64);
                 let mut out = Vec::with_capacity(cap.min(bound));
                 flate2::read::DeflateDecoder::new(&stored[..])
