@@ -66,22 +66,14 @@ fn append_to_a_zarr_python_store_keeps_its_codec() {
     };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("zp.zarr");
-    let made = std::process::Command::new(&py)
-        .arg("-c")
-        .arg(
-            "import sys, zarr, numcodecs, numpy as np\n\
-             g = zarr.open_group(sys.argv[1], mode='w', zarr_format=2)\n\
-             a = g.create_array('a', shape=(6,), chunks=(4,), dtype='<i2', compressors=numcodecs.GZip(level=5), fill_value=-1)\n\
-             a[:] = np.arange(6, dtype='<i2')\n\
-             a.attrs['_ARRAY_DIMENSIONS'] = ['n']\n",
-        )
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
+    python::run_python(
+        &py,
+        "import sys, zarr, numcodecs, numpy as np\n\
+         g = zarr.open_group(sys.argv[1], mode='w', zarr_format=2)\n\
+         a = g.create_array('a', shape=(6,), chunks=(4,), dtype='<i2', compressors=numcodecs.GZip(level=5), fill_value=-1)\n\
+         a[:] = np.arange(6, dtype='<i2')\n\
+         a.attrs['_ARRAY_DIMENSIONS'] = ['n']\n",
+        &[&path],
     );
     let zarray_before = std::fs::read_to_string(path.join("a/.zarray")).unwrap();
     {
@@ -96,18 +88,11 @@ fn append_to_a_zarr_python_store_keeps_its_codec() {
         std::fs::read_to_string(path.join("a/.zarray")).unwrap(),
         zarray_before
     );
-    let out = std::process::Command::new(&py)
-        .arg("-c")
-        .arg("import sys, zarr; print(list(zarr.open_group(sys.argv[1], mode='r', zarr_format=2)['a'][...]))")
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = python::run_python(
+        &py,
+        "import sys, zarr; print(list(zarr.open_group(sys.argv[1], mode='r', zarr_format=2)['a'][...]))",
+        &[&path],
     );
-    let text = String::from_utf8_lossy(&out.stdout);
     let got: Vec<String> = text
         .trim()
         .trim_matches(['[', ']'])
@@ -130,17 +115,7 @@ fn consolidated_by_zarr_python(path: &std::path::Path, exprs: &str) -> Option<St
     let code = format!(
         "import sys, zarr\ng = zarr.open_consolidated(sys.argv[1], mode='r', zarr_format=2)\nprint({exprs})"
     );
-    let out = std::process::Command::new(&py)
-        .args(["-c", &code])
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    Some(python::run_python(&py, &code, &[path]).trim().to_string())
 }
 
 /// Creates the store at `url` with dimension `x` of 2 and the int variable `v(x)` = 1, 2.

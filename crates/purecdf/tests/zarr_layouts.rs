@@ -16,25 +16,8 @@
 mod python;
 
 use std::path::Path;
-use std::process::Command;
 
 use purecdf::{GroupId, NcType, Values};
-
-/// Runs `script` with `args`; its stdout.
-fn run_python(py: &Path, script: &str, args: &[&Path]) -> String {
-    let out = Command::new(py)
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// Writes root `v(x)` int and `g/w(x)` double using the root's `x`, with attributes on both
 /// groups and variables.
@@ -121,7 +104,7 @@ for p in sys.argv[1:]:
           root.attrs["title"], root["v"].attrs["units"], root["g"].attrs["k"])
 "#;
     let args: Vec<&Path> = stores.iter().map(|p| p.as_path()).collect();
-    let out = run_python(&py, script, &args);
+    let out = python::run_python(&py, script, &args);
     let want = "<i4 [-7, 0, 2147483647] <f8 ['0x1.0000000000000p-1', '-0x1.4000000000000p+0', \
                 '0x1.7e43c8800759cp+996'] noxarray m 2.5\n";
     assert_eq!(out, want.repeat(3));
@@ -205,7 +188,7 @@ fn zarr_python_zip_store_reads_as_its_directory_store() {
     let dir = tempfile::tempdir().unwrap();
     let zip = dir.path().join("zp.zip");
     let tree = dir.path().join("zp.zarr");
-    let out = run_python(&py, ZARR_PYTHON_STORES, &[&zip, &tree]);
+    let out = python::run_python(&py, ZARR_PYTHON_STORES, &[&zip, &tree]);
     // The layout this test is about: duplicates, and no top directory.
     assert_eq!(out, "4 3 .zgroup\n");
     for target in [

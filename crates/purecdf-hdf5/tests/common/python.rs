@@ -24,3 +24,21 @@ pub(crate) fn python_with(modules: &str) -> Option<PathBuf> {
     eprintln!("skipped: no Python that imports {modules}");
     None
 }
+
+/// Runs `script` (`python -c`) with `args` as `sys.argv[1..]`; its stdout. A failing script
+/// fails the test with its stderr.
+#[allow(dead_code)] // not every test that includes this module runs scripts this way
+pub(crate) fn run_python(py: &std::path::Path, script: &str, args: &[&std::path::Path]) -> String {
+    let out = Command::new(py)
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "python failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
