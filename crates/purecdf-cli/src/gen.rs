@@ -5,7 +5,7 @@
 //! `-k` or `-o` the input is only syntax-checked. The file is written through purecdf's public
 //! API in ncgen's order (dimensions, variables, global attributes, variable attributes, end of
 //! define mode, then each variable's data), so classic files are byte-identical to netcdf-c's.
-//! Only binary output exists: `-l c|f77|java` fail with netcdf-c's "not currently supported"
+//! Binary output and `-l c` (`purecdf::cdl::codegen`) exist: `-l f77|java` fail with netcdf-c's "not currently supported"
 //! messages; netCDF-4 output fails with NC_ENOTBUILT until the library can write it.
 
 use std::ffi::OsString;
@@ -26,6 +26,9 @@ struct Args {
     nofill: bool,
     header_only: bool,
     dataset_name: Option<String>,
+    main_name: Option<String>,
+    log_level: Option<i32>,
+    whole_var_size: Option<u64>,
     help: bool,
     inputs: Vec<String>,
 }
@@ -116,7 +119,10 @@ fn parse_args(argv: &[String], err: &mut dyn Write) -> Parsed {
                     }
                     b'o' => a.output = Some(val),
                     b'N' => a.dataset_name = Some(val),
-                    _ => {} // -D -M -L -B -W: accepted, no effect on binary output
+                    b'M' => a.main_name = Some(val),
+                    b'L' => a.log_level = Some(c_atoi(&val) as i32),
+                    b'W' => a.whole_var_size = Some(c_atoi(&val) as u64),
+                    _ => {} // -D -B: accepted, no effect
                 }
                 break;
             }
@@ -200,10 +206,6 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         Parsed::Exit(code) => return code,
     };
     match a.language.as_deref() {
-        Some("c" | "C") => {
-            let _ = writeln!(err, "C not currently supported");
-            return 1;
-        }
         Some("f77" | "fortran77" | "Fortran77") => {
             let _ = writeln!(err, "F77 not currently supported");
             return 1;
@@ -267,12 +269,69 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         return 0;
     }
     let path = output_name(&a, input, &ds);
+    if matches!(a.language.as_deref(), Some("c" | "C")) {
+        return generate_c(&a, &ds, path, &file_name, err);
+    }
     match write(&ds, &path, &a, &file_name) {
         Ok(()) => 0,
         Err(msg) => {
             let _ = writeln!(err, "{PROGNAME}: {msg}");
             1
         }
+    }
+}
+
+/// C's `atoi`: optional sign and leading digits, 0 when there are none.
+fn c_atoi(s: &str) -> i64 {
+    let t = s.trim_start();
+    let (neg, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let n = digits
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |n, d| {
+            n.saturating_mul(10).saturating_add(i64::from(d - b'0'))
+        });
+    if neg {
+        -n
+    } else {
+        n
+    }
+}
+
+/// `-l c`: the C program on standard output, ncgen's diagnostics on standard error.
+fn generate_c(
+    a: &Args,
+    ds: &CdlDataset,
+    file_name: String,
+    input: &str,
+    err: &mut dyn Write,
+) -> i32 {
+    use purecdf::cdl::codegen::{c, CodegenOptions};
+    let opts = CodegenOptions {
+        file_name,
+        main_name: a.main_name.clone().unwrap_or_else(|| "main".into()),
+        header_only: a.header_only,
+        no_fill: a.nofill,
+        whole_var_size: a.whole_var_size.unwrap_or(1024),
+        log_level: a.log_level,
+    };
+    let out = c::generate(ds, &opts);
+    let stdout = std::io::stdout();
+    let mut o = stdout.lock();
+    let _ = o.write_all(&out.code);
+    let _ = o.flush();
+    let _ = write!(err, "{}", out.messages);
+    match out.error {
+        Some(mut e) => {
+            e.file = input.to_string();
+            let _ = writeln!(err, "{}", e.ncgen_line(PROGNAME));
+            e.exit_code
+        }
+        None => 0,
     }
 }
 

@@ -523,3 +523,18 @@ pub fn cycle_case(tools: Tools, kind: &str, data: &Path, name: &str, work: &Path
         Err(e) => Outcome::Fail(format!("second pass: {e}")),
     }
 }
+
+/// Every `.cdl` file below `dir`, in path order, appended to `out`.
+pub fn cdl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            cdl_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "cdl") {
+            out.push(p);
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! (virtual) attributes of §3, and the error type that reproduces ncgen's messages.
 
 use crate::backend::Format;
-use crate::model::{GroupId, NcType, Schema, TypeId, VarId};
+use crate::model::{GroupId, NcType, Schema, TypeId, Values, VarId};
 
 /// A constant in a data list, with the line it was read on.
 #[derive(Debug, Clone, PartialEq)]
@@ -180,11 +180,18 @@ pub struct CdlDataset {
     /// variable attributes, each in declaration order): group, variable, name and the line of
     /// the name.
     pub attribute_order: Vec<(GroupId, Option<VarId>, String, u32)>,
+    /// The values of declarations a later one of the same attribute replaced, with their
+    /// index in `attribute_order` (the schema holds only the last; generated programs put
+    /// each in turn).
+    pub superseded_attributes: Vec<(usize, Values)>,
     /// Attribute values that could not be made, with their index in `attribute_order`; ncgen
     /// reports the first one when it reaches that attribute.
     pub deferred_errors: Vec<(usize, CdlError)>,
     /// User types in the order ncgen defines them (dependencies first; see `processtypes`).
     pub type_order: Vec<TypeId>,
+    /// The text spelled a NaN or an infinity somewhere (ncgen's `specialconstants`: generated
+    /// C code then defines `nan`, `inf` and their kin).
+    pub special_constants: bool,
 }
 
 impl CdlDataset {

@@ -204,6 +204,15 @@ impl CdlDataset {
     /// ncgen's message for data that does not fit the type (`Expected primitive found {..}`,
     /// ...), or NC_ENOMEM when the variable has more than [`MAX_EXPAND`] elements.
     pub fn var_values(&self, v: VarId) -> Result<Option<Values>, CdlError> {
+        self.var_values_filled(v, self.fill_value(v))
+    }
+
+    /// [`CdlDataset::var_values`] with `fill` for the missing values.
+    pub(crate) fn var_values_filled(
+        &self,
+        v: VarId,
+        fill: Value,
+    ) -> Result<Option<Values>, CdlError> {
         let Some(data) = self.var_data(v) else {
             return Ok(None);
         };
@@ -224,7 +233,6 @@ impl CdlDataset {
                 })
             }
         };
-        let fill = self.fill_value(v);
         if total == 0 {
             return Ok(Some(pack(var.typ, Vec::new())));
         }
@@ -354,21 +362,7 @@ fn push_value(out: &mut Values, v: Value) {
 }
 
 fn first_value(v: &Values) -> Option<Value> {
-    Some(match v {
-        Values::Byte(x) => Value::Byte(*x.first()?),
-        Values::Char(x) => Value::Char(*x.first()?),
-        Values::Short(x) => Value::Short(*x.first()?),
-        Values::Int(x) => Value::Int(*x.first()?),
-        Values::Float(x) => Value::Float(*x.first()?),
-        Values::Double(x) => Value::Double(*x.first()?),
-        Values::UByte(x) => Value::UByte(*x.first()?),
-        Values::UShort(x) => Value::UShort(*x.first()?),
-        Values::UInt(x) => Value::UInt(*x.first()?),
-        Values::Int64(x) => Value::Int64(*x.first()?),
-        Values::UInt64(x) => Value::UInt64(*x.first()?),
-        Values::String(x) => Value::String(x.first()?.clone()),
-        Values::User(_, x) => x.first()?.clone(),
-    })
+    v.value(0)
 }
 
 #[cfg(test)]

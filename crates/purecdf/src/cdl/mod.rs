@@ -2,6 +2,7 @@
 //! printer (ncdump's output). See `../shared/spec/ncgen-features.md` and `ncdump-conventions.md`.
 mod ast;
 mod attrs;
+pub mod codegen;
 mod constants;
 mod data;
 mod entry;

@@ -40,6 +40,8 @@ pub(crate) struct Parsed {
     pub special_count: usize,
     pub var_lines: Vec<u32>,
     pub warnings: String,
+    /// A NaN or infinity spelling was seen (ncgen's `specialconstants`).
+    pub special_constants: bool,
 }
 
 pub(crate) struct Parser<'a> {
@@ -77,6 +79,7 @@ impl<'a> Parser<'a> {
                 special_count: 0,
                 var_lines: Vec::new(),
                 warnings: String::new(),
+                special_constants: false,
             },
         }
     }
@@ -162,6 +165,7 @@ impl<'a> Parser<'a> {
         match self.parse_inner() {
             Ok(()) => {
                 let mut p = self.out;
+                p.special_constants = self.lx.special_constants;
                 if self.lx.unterminated_comment {
                     p.warnings.push_str("unterminated /**/ comment");
                 }

@@ -95,6 +95,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
     let atts = std::mem::take(&mut p.atts);
     let mut order = Vec::with_capacity(atts.len());
     let mut deferred = Vec::new();
+    let mut superseded = Vec::new();
     let mut budget = ATT_BUDGET;
     for pass in [true, false] {
         for a in atts.iter().filter(|a| a.var.is_none() == pass) {
@@ -149,6 +150,15 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
             order.push((a.group, a.var, name.clone(), a.line));
             match att_values(&p.schema, typ, &data, file, &mut budget) {
                 Ok(values) => {
+                    let atts = p.schema.atts(a.group, a.var);
+                    if let Some(old) = atts.iter().find(|x| x.name == name) {
+                        let earlier = order[..index]
+                            .iter()
+                            .rposition(|(g, v, n, _)| *g == a.group && *v == a.var && *n == name);
+                        if let Some(earlier) = earlier {
+                            superseded.push((earlier, old.values.clone()));
+                        }
+                    }
                     let _ = p.schema.put_att(a.group, a.var, &name, values);
                 }
                 Err(e) => deferred.push((index, e)),
@@ -199,8 +209,10 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
         special_count: p.special_count,
         warnings: p.warnings,
         attribute_order: order,
+        superseded_attributes: superseded,
         deferred_errors: deferred,
         type_order,
+        special_constants: p.special_constants,
     })
 }
 

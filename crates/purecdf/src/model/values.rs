@@ -143,6 +143,25 @@ impl Values {
         self.len() == 0
     }
 
+    /// The value at index `i`, if there is one.
+    pub fn value(&self, i: usize) -> Option<Value> {
+        Some(match self {
+            Values::Byte(x) => Value::Byte(*x.get(i)?),
+            Values::Char(x) => Value::Char(*x.get(i)?),
+            Values::Short(x) => Value::Short(*x.get(i)?),
+            Values::Int(x) => Value::Int(*x.get(i)?),
+            Values::Float(x) => Value::Float(*x.get(i)?),
+            Values::Double(x) => Value::Double(*x.get(i)?),
+            Values::UByte(x) => Value::UByte(*x.get(i)?),
+            Values::UShort(x) => Value::UShort(*x.get(i)?),
+            Values::UInt(x) => Value::UInt(*x.get(i)?),
+            Values::Int64(x) => Value::Int64(*x.get(i)?),
+            Values::UInt64(x) => Value::UInt64(*x.get(i)?),
+            Values::String(x) => Value::String(x.get(i)?.clone()),
+            Values::User(_, x) => x.get(i)?.clone(),
+        })
+    }
+
     /// An empty vector of an atomic type, or of a user type.
     pub fn empty(typ: NcType) -> Values {
         Self::with_capacity(typ, 0)
