@@ -5,8 +5,8 @@
 //! `-k` or `-o` the input is only syntax-checked. The file is written through purecdf's public
 //! API in ncgen's order (dimensions, variables, global attributes, variable attributes, end of
 //! define mode, then each variable's data), so classic files are byte-identical to netcdf-c's.
-//! Binary output and `-l c` (`purecdf::cdl::codegen`) exist: `-l f77|java` fail with netcdf-c's "not currently supported"
-//! messages; netCDF-4 output fails with NC_ENOTBUILT until the library can write it.
+//! Binary output and `-l c|f77|java` (`purecdf::cdl::codegen`) exist; netCDF-4 output fails
+//! with NC_ENOTBUILT until the library can write it.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -205,17 +205,11 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         Parsed::Run(a) => a,
         Parsed::Exit(code) => return code,
     };
-    match a.language.as_deref() {
-        Some("f77" | "fortran77" | "Fortran77") => {
-            let _ = writeln!(err, "F77 not currently supported");
-            return 1;
-        }
-        Some("j" | "java") => {
-            let _ = writeln!(err, "Java not currently supported");
-            return 1;
-        }
-        _ => {}
-    }
+    let other_language = match a.language.as_deref() {
+        Some("f77" | "fortran77" | "Fortran77") => Some(OtherLanguage::F77),
+        Some("j" | "java") => Some(OtherLanguage::Java),
+        _ => None,
+    };
     let syntax_only = !a.binary && a.language.is_none() && a.kind.is_none() && a.output.is_none();
     if a.inputs.len() > 1 {
         let _ = writeln!(err, "{PROGNAME}: only one input file argument permitted");
@@ -255,7 +249,16 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         kind: a.kind,
         dataset_name: a.dataset_name.clone(),
     };
-    let ds = match parse_with(&src, &opts) {
+    // Fortran and Java are generated from the classic model only (netcdf-c main.c).
+    let mut att_constants = Vec::new();
+    let parsed = match other_language {
+        Some(_) => purecdf::cdl::codegen::parse_classic_model(&src, &opts).map(|(ds, counts)| {
+            att_constants = counts;
+            ds
+        }),
+        None => parse_with(&src, &opts),
+    };
+    let ds = match parsed {
         Ok(ds) => {
             let _ = write!(err, "{}", ds.warnings);
             ds
@@ -271,6 +274,9 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
     let path = output_name(&a, input, &ds);
     if matches!(a.language.as_deref(), Some("c" | "C")) {
         return generate_c(&a, &ds, path, &file_name, err);
+    }
+    if let Some(lang) = other_language {
+        return generate_other(lang, &a, &ds, path, &file_name, &att_constants, err);
     }
     match write(&ds, &path, &a, &file_name) {
         Ok(()) => 0,
@@ -325,6 +331,63 @@ fn generate_c(
     let _ = o.write_all(&out.code);
     let _ = o.flush();
     let _ = write!(err, "{}", out.messages);
+    match out.error {
+        Some(mut e) => {
+            e.file = input.to_string();
+            let _ = writeln!(err, "{}", e.ncgen_line(PROGNAME));
+            e.exit_code
+        }
+        None => 0,
+    }
+}
+
+/// The languages generated from the classic model only.
+#[derive(Debug, Clone, Copy)]
+enum OtherLanguage {
+    F77,
+    Java,
+}
+
+/// `-l f77` and `-l java`: the program on standard output, ncgen's diagnostics on standard
+/// error; `input` names the CDL, `att_constants` counts each attribute declaration's
+/// constants. Java's class is `Main` unless `-M` names another (netcdf-c also turns `-M main`
+/// into `Main`).
+fn generate_other(
+    lang: OtherLanguage,
+    a: &Args,
+    ds: &CdlDataset,
+    file_name: String,
+    input: &str,
+    att_constants: &[usize],
+    err: &mut dyn Write,
+) -> i32 {
+    use purecdf::cdl::codegen::{f77, java, CodegenOptions};
+    let main_name = match (lang, a.main_name.as_deref()) {
+        (OtherLanguage::Java, None | Some("main")) => "Main".to_string(),
+        (_, Some(m)) => m.to_string(),
+        (_, None) => "main".to_string(),
+    };
+    let opts = CodegenOptions {
+        file_name,
+        main_name,
+        header_only: a.header_only,
+        no_fill: a.nofill,
+        whole_var_size: a.whole_var_size.unwrap_or(1024),
+        log_level: a.log_level,
+    };
+    let (out, messages) = match lang {
+        OtherLanguage::F77 => {
+            let out = f77::generate_with(ds, &opts, input, att_constants);
+            let messages = out.messages.clone().into_bytes();
+            (out, messages)
+        }
+        OtherLanguage::Java => java::generate_raw(ds, &opts, input),
+    };
+    let stdout = std::io::stdout();
+    let mut o = stdout.lock();
+    let _ = o.write_all(&out.code);
+    let _ = o.flush();
+    let _ = err.write_all(&messages);
     match out.error {
         Some(mut e) => {
             e.file = input.to_string();

@@ -6,6 +6,8 @@
 //! its identifiers from, the escaping of names into identifiers, and ncgen's re-punctuation of
 //! generated value lists (`commify`).
 pub mod c;
+pub mod f77;
+pub mod java;
 
 use crate::backend::Format;
 use crate::cdl::CdlDataset;
@@ -353,6 +355,209 @@ pub(crate) fn c_create_mode(f: Format) -> Option<&'static str> {
     }
 }
 
+/// Reads CDL for the Fortran 77 and Java generators, as netcdf-c's `main.c` does for them: the
+/// text is scanned as `-k` asks, but then analysed in the classic format whatever `-k` or
+/// `_Format` say. Input that needs netCDF-4 is refused with ncgen's message, after which
+/// netcdf-c exits with status 0 (the error's `exit_code`). Otherwise as
+/// [`crate::cdl::parse_with`], whose BOM handling this repeats.
+///
+/// Besides the dataset comes, for each entry of its `attribute_order`, the number of constants
+/// the declaration listed (the Fortran generator sizes its attribute vectors by it, and the
+/// dataset keeps text attributes only joined).
+///
+/// # Errors
+/// A [`crate::cdl::CdlError`] as ncgen prints it.
+pub fn parse_classic_model(
+    src: &[u8],
+    opts: &crate::cdl::ParseOptions,
+) -> Result<(CdlDataset, Vec<usize>), crate::cdl::CdlError> {
+    use crate::cdl::lexer::ScanKind;
+    use crate::cdl::{CdlError, ErrorStyle};
+    let plain = |message: &str, exit_code: i32| CdlError {
+        message: message.into(),
+        style: ErrorStyle::Plain,
+        file: opts.file_name.clone(),
+        kind: crate::ErrorKind::Inval,
+        exit_code,
+        preamble: String::new(),
+    };
+    // ncgen reads two bytes to look for a BOM, and rewinds only when it got both.
+    let src = match src {
+        [_] => &[][..],
+        [0x00 | 0xFF | 0xFE, _, ..] => {
+            return Err(plain(
+                "Input file contains a BOM indicating a non-UTF8 encoding",
+                1,
+            ))
+        }
+        [0xEF, ..] => &src[3.min(src.len())..],
+        _ => src,
+    };
+    let scan = match opts.kind {
+        None => ScanKind::Unset,
+        Some(Format::Classic | Format::Offset64 | Format::Netcdf4Classic) => ScanKind::ClassicModel,
+        Some(Format::Cdf5) => ScanKind::Cdf5,
+        Some(Format::Netcdf4) => ScanKind::Netcdf4,
+    };
+    // ncgen's scanner refuses NIL for these languages: it reports each one and drops it,
+    // and the run then ends with status 1.
+    let (nil_lines, extended_keyword) = scan_extras(src, scan);
+    let nil_error = |line: u32| CdlError {
+        style: ErrorStyle::Located(line),
+        ..plain("NIL only allowed for netcdf-4 and for -lc or -lb", 1)
+    };
+    let nil_report = |upto: u32| -> String {
+        let lines = nil_lines.iter().filter(|l| **l <= upto);
+        lines
+            .map(|l| nil_error(*l).ncgen_line("ncgen") + "\n")
+            .collect()
+    };
+    let parsed = crate::cdl::parser::Parser::new(src, &opts.file_name, scan).parse();
+    let mut parsed = match parsed {
+        Err(mut e) => {
+            let upto = match e.style {
+                ErrorStyle::Located(n) => n,
+                _ => u32::MAX,
+            };
+            e.preamble = nil_report(upto) + &e.preamble;
+            return Err(e);
+        }
+        Ok(_) if !nil_lines.is_empty() => {
+            let (&last, before) = nil_lines.split_last().unwrap_or((&0, &[]));
+            let mut e = nil_error(last);
+            e.preamble = before
+                .iter()
+                .map(|l| nil_error(*l).ncgen_line("ncgen") + "\n")
+                .collect();
+            return Err(e);
+        }
+        Ok(p) => p,
+    };
+    if let Some(n) = &opts.dataset_name {
+        parsed.name.clone_from(n);
+    }
+    if parsed.enhanced.is_some() || extended_keyword {
+        // What the scanner and parser warned about came out before.
+        let mut e = plain("Java or Fortran requires classic model CDL input", 0);
+        e.preamble = parsed.warnings;
+        return Err(e);
+    }
+    // `analyse` lists global attributes first, then variables', each in declaration order.
+    let (globals, others): (Vec<_>, Vec<_>) = parsed.atts.iter().partition(|a| a.var.is_none());
+    let counts = globals
+        .iter()
+        .chain(&others)
+        .map(|a| a.data.len())
+        .collect();
+    let mut ds = crate::cdl::semantics::analyse(parsed, Format::Classic, &opts.file_name)?;
+    ds.schema.groups[0].name = "/".into();
+    Ok((ds, counts))
+}
+
+/// What the parser does not record but the Fortran and Java generators need: the lines of
+/// the `NIL` tokens in CDL text, and whether a type keyword beyond the classic types was
+/// scanned (netcdf-c's grammar marks the input netCDF-4 for those; the keywords exist only
+/// under `-k nc4` or `-k nc5`). Scanning stops at the first error.
+fn scan_extras(src: &[u8], scan: crate::cdl::lexer::ScanKind) -> (Vec<u32>, bool) {
+    use crate::cdl::tokens::Tok;
+    let mut lx = crate::cdl::lexer::Lexer::new(src, scan);
+    let mut lines = Vec::new();
+    let mut extended = false;
+    loop {
+        match lx.next_token() {
+            Ok(Tok::Eof) | Err(_) => return (lines, extended),
+            Ok(Tok::Nil) => lines.push(lx.line()),
+            Ok(Tok::TypeKw(t)) => extended |= !t.is_classic(),
+            Ok(_) => {}
+        }
+    }
+}
+
+/// C's `%.{digits}g` of a double, infinities and NaNs included (`inf`, `-nan`).
+pub(crate) fn c_g(x: f64, digits: usize) -> String {
+    if x.is_nan() {
+        return if x.is_sign_negative() { "-nan" } else { "nan" }.into();
+    }
+    if x.is_infinite() {
+        return if x < 0.0 { "-inf" } else { "inf" }.into();
+    }
+    let mut buf = Vec::new();
+    crate::cdl::print::number::push_g(x, digits, &mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// `bytes` as a Fortran 77 character expression (ncgen's `f77quotestring`): runs of printable
+/// characters in quotes (a quote doubled), every other byte as `char(N)`, the parts joined
+/// with `//`. The empty string is `char(0)`.
+pub(crate) fn f77_quote(bytes: &[u8]) -> Vec<u8> {
+    if bytes.is_empty() {
+        return b"char(0)".to_vec();
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 2);
+    let mut quoted = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if (0x20..0x7f).contains(&b) {
+            if !quoted {
+                if i > 0 {
+                    out.extend_from_slice(b"//");
+                }
+                out.push(b'\'');
+                quoted = true;
+            }
+            if b == b'\'' {
+                out.push(b'\'');
+            }
+            out.push(b);
+        } else {
+            if quoted {
+                out.push(b'\'');
+                quoted = false;
+            }
+            if i > 0 {
+                out.extend_from_slice(b"//");
+            }
+            out.extend_from_slice(format!("char({b})").as_bytes());
+        }
+    }
+    if quoted {
+        out.push(b'\'');
+    }
+    out
+}
+
+/// The Fortran 77 identifier ncgen makes of a name (`f77codify`): a rooting `/` dropped, then
+/// the name quoted as a character constant ([`f77_quote`]) — so `x` becomes `'x'`, which is
+/// not an identifier at all (netcdf-c 4.9 behaviour).
+pub(crate) fn f77_identifier(name: &str) -> String {
+    let name = name.strip_prefix('/').unwrap_or(name);
+    String::from_utf8_lossy(&f77_quote(name.as_bytes())).into_owned()
+}
+
+/// `bytes` escaped for a Java string literal quoted with `"` (ncgen's `jescapify`). Like ncgen
+/// it reads up to the first NUL and goes through UTF-16: printable ASCII stays (a `"` gets a
+/// backslash, a backslash does not), tab, backspace, newline, return and form feed get their
+/// escapes, and every other code unit is `\uXXXX`. `None` when the text is not UTF-8 or holds
+/// a character outside the Basic Multilingual Plane, which ncgen cannot convert.
+pub(crate) fn java_escape(bytes: &[u8]) -> Option<String> {
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let text = std::str::from_utf8(&bytes[..end]).ok()?;
+    let mut out = String::with_capacity(text.len() + 2);
+    for ch in text.chars() {
+        let unit = u16::try_from(u32::from(ch)).ok()?;
+        match ch {
+            '"' => out.push_str("\\\""),
+            ' '..='~' => out.push(ch),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\u{c}' => out.push_str("\\f"),
+            _ => out.push_str(&format!("\\u{unit:04X}")),
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,6 +570,51 @@ mod tests {
         assert_eq!(c_identifier("__FillValue"), "_FillValue");
         assert_eq!(c_identifier("a-b.c"), "a_MINUS_b_PERIOD_c");
         assert_eq!(c_identifier("é"), "XC3_XA9");
+    }
+
+    #[test]
+    fn fortran_and_java_escapes() {
+        assert_eq!(f77_quote(b""), b"char(0)");
+        assert_eq!(f77_quote(b"it's"), b"'it''s'");
+        assert_eq!(f77_quote(b"\tab\0"), b"char(9)//'ab'//char(0)");
+        assert_eq!(f77_identifier("/x y"), "'x y'");
+        assert_eq!(
+            java_escape(b"a\"\\\t\x7f\xc3\xa9\0zz").unwrap(),
+            "a\\\"\\\\t\\u007F\\u00E9"
+        );
+        assert_eq!(java_escape(b"\xf4\x8d\x90\xaa"), None);
+        assert_eq!(java_escape(b"\xc3"), None);
+        assert_eq!(c_g(f64::NAN, 8), "nan");
+        assert_eq!(c_g(-f64::NAN, 8), "-nan");
+        assert_eq!(c_g(f64::NEG_INFINITY, 16), "-inf");
+        assert_eq!(c_g(1e-5, 16), "1e-05");
+    }
+
+    #[test]
+    fn classic_model_reading() {
+        let opts = crate::cdl::ParseOptions {
+            file_name: "t.cdl".into(),
+            ..Default::default()
+        };
+        let src = b"netcdf t {\nvariables:\n int v;\n v:a = \"x\", \"y\";\n :g = 1, 2;\n}\n";
+        let (ds, counts) = parse_classic_model(src, &opts).unwrap();
+        assert_eq!(ds.format, Format::Classic);
+        assert_eq!(counts, vec![2, 2]);
+        let e = parse_classic_model(b"netcdf t {\ngroup: g {}\n}\n", &opts).unwrap_err();
+        assert_eq!(
+            e.ncgen_line("ncgen"),
+            "Java or Fortran requires classic model CDL input"
+        );
+        assert_eq!(e.exit_code, 0);
+        let nc4 = crate::cdl::ParseOptions {
+            kind: Some(Format::Netcdf4),
+            ..opts.clone()
+        };
+        let e = parse_classic_model(b"netcdf t {\nvariables:\n ubyte v;\n}\n", &nc4);
+        assert_eq!(e.unwrap_err().exit_code, 0);
+        let src = b"netcdf t {\nvariables:\n char v;\ndata:\n v = NIL;\n}\n";
+        let e = parse_classic_model(src, &opts).unwrap_err();
+        assert!(e.ncgen_line("ncgen").contains("NIL only allowed"));
     }
 
     #[test]
