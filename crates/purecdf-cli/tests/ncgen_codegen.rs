@@ -93,6 +93,12 @@ fn cdf5_with_user_types() {
 }
 
 #[test]
+fn names_as_spelled() {
+    // An NFD name (`cafe` + U+0301) makes identifiers from its spelling, not its NFC form.
+    check_fixture(&["-l", "c", "../ncgen/names.cdl"], "names.c", "");
+}
+
+#[test]
 fn readme_sample() {
     check_fixture(
         &["-l", "c", "../../../../../samples/sample.cdl"],

@@ -334,6 +334,81 @@ fn generated_classic_cdl() {
     }
 }
 
+/// `ncgen -l c ARGS -o prog.nc in.cdl` by both tools: the same status, standard error and
+/// program text.
+fn compare_c(dir: &Path, src: &[u8], args: &[&str]) -> Option<String> {
+    std::fs::write(dir.join("in.cdl"), src).unwrap();
+    let run_c = |tool: &str| {
+        Command::new(tool)
+            .current_dir(dir)
+            .args(["-l", "c"])
+            .args(args)
+            .args(["-o", "prog.nc", "in.cdl"])
+            .output()
+            .unwrap()
+    };
+    let want = run_c(REFERENCE);
+    if want.status.code().is_none_or(|c| c >= 128) {
+        return None; // netcdf-c crashed on this input
+    }
+    let got = run_c(OURS);
+    // A failing ncgen goes on reporting; as for binary output, its first message is compared.
+    let first = |e: &[u8]| e.split(|b| *b == b'\n').next().unwrap_or_default().to_vec();
+    let same = got.status.code() == want.status.code()
+        && if want.status.code() == Some(0) {
+            got.stderr == want.stderr && got.stdout == want.stdout
+        } else {
+            first(&got.stderr) == first(&want.stderr)
+        };
+    (!same).then(|| {
+        let first_difference = want
+            .stdout
+            .split(|b| *b == b'\n')
+            .zip(got.stdout.split(|b| *b == b'\n'))
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| {
+                format!(
+                    "{}\n{}",
+                    String::from_utf8_lossy(a),
+                    String::from_utf8_lossy(b)
+                )
+            })
+            .unwrap_or_default();
+        format!(
+            "-l c {args:?}: status {:?} / {:?}, stderr {:?} / {:?}\n{first_difference}\n{}",
+            want.status.code(),
+            got.status.code(),
+            String::from_utf8_lossy(&want.stderr),
+            String::from_utf8_lossy(&got.stderr),
+            String::from_utf8_lossy(src)
+        )
+    })
+}
+
+/// The same random classic CDL as [`generated_classic_cdl`], as C programs (`ncgen -l c`).
+#[test]
+fn generated_classic_cdl_as_c() {
+    if !reference_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let mut r = Rng(0x5eed_cafe_f00d_0001);
+    for i in 0..200 {
+        let kind = r.pick(&["nc3", "nc6", "nc5", "nc4", "nc7"]);
+        let src = generate(&mut r, kind == "nc5");
+        let mut args = vec!["-k", kind];
+        if r.chance(0.2) {
+            args.push("-x");
+        }
+        if r.chance(0.2) {
+            args.extend(["-W", "3"]);
+        }
+        if let Some(diff) = compare_c(tmp.path(), src.as_bytes(), &args) {
+            panic!("case {i}: {diff}");
+        }
+    }
+}
+
 #[test]
 fn mutated_cdl() {
     if !reference_available() {
@@ -429,6 +504,9 @@ fn mutated_cdl() {
             _ => &["-b"],
         };
         if let Some(diff) = compare(tmp.path(), &s, args) {
+            panic!("case {i}: {diff}");
+        }
+        if let Some(diff) = compare_c(tmp.path(), &s, &[]) {
             panic!("case {i}: {diff}");
         }
     }

@@ -192,6 +192,9 @@ pub struct CdlDataset {
     /// The text spelled a NaN or an infinity somewhere (ncgen's `specialconstants`: generated
     /// C code then defines `nan`, `inf` and their kin).
     pub special_constants: bool,
+    /// Names the text spelled other than in NFC, the form they are stored in: (NFC form,
+    /// spelling). Generated programs use the spelling, as ncgen does.
+    pub spellings: Vec<(String, String)>,
 }
 
 impl CdlDataset {
@@ -205,6 +208,14 @@ impl CdlDataset {
             Some((_, e)) => Err(e.clone()),
             None => Ok(()),
         }
+    }
+
+    /// A name as the text spelled it (the stored NFC form unless the text used another).
+    pub fn spelled<'a>(&'a self, name: &'a str) -> &'a str {
+        self.spellings
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(name, |(_, s)| s.as_str())
     }
 
     /// The data list of a variable.

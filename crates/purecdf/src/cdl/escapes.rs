@@ -43,8 +43,9 @@ pub(super) fn id_len(s: &[u8], i: usize) -> usize {
     }
 }
 
-/// Removes identifier escapes (`\x` → `x`).
-pub(crate) fn unescape_ident(raw: &[u8]) -> String {
+/// Removes identifier escapes (`\x` → `x`) and returns the name in NFC, the form the library
+/// stores and names are compared in, with the name as spelled when that differs.
+pub(crate) fn unescape_ident(raw: &[u8]) -> (String, Option<String>) {
     use unicode_normalization::UnicodeNormalization;
     let mut out = Vec::with_capacity(raw.len());
     let mut i = 0;
@@ -55,8 +56,10 @@ pub(crate) fn unescape_ident(raw: &[u8]) -> String {
         out.push(raw[i]);
         i += 1;
     }
-    // Names are compared in NFC, the form the library stores.
-    String::from_utf8_lossy(&out).nfc().collect()
+    let spelled = String::from_utf8_lossy(&out);
+    let nfc: String = spelled.nfc().collect();
+    let other = (nfc != spelled).then(|| spelled.into_owned());
+    (nfc, other)
 }
 
 pub(super) fn digits(s: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> usize {

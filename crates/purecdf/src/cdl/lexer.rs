@@ -50,6 +50,8 @@ pub(crate) struct Lexer<'a> {
     after_netcdf: bool,
     /// Set when a NaN/Infinity spelling was seen (ncgen's `specialconstants`).
     pub(crate) special_constants: bool,
+    /// Names spelled other than in NFC: (NFC form, spelling), first spelling of each.
+    pub(crate) spellings: Vec<(String, String)>,
     /// Set when the input ends inside a `/* */` comment.
     pub(crate) unterminated_comment: bool,
     /// Name of the last identifier or path scanned (bison's `yylval.sym`).
@@ -70,6 +72,7 @@ impl<'a> Lexer<'a> {
             kind,
             after_netcdf: false,
             special_constants: false,
+            spellings: Vec::new(),
             unterminated_comment: false,
             last_sym: String::new(),
             byte_val: 0,
@@ -80,6 +83,17 @@ impl<'a> Lexer<'a> {
     /// The current line number (ncgen's `lineno`).
     pub(crate) fn line(&self) -> u32 {
         self.line
+    }
+
+    /// An identifier's name (escapes removed, NFC), remembering a different spelling.
+    fn ident(&mut self, raw: &[u8]) -> String {
+        let (name, spelled) = unescape_ident(raw);
+        if let Some(spelled) = spelled {
+            if !self.spellings.iter().any(|(n, _)| *n == name) {
+                self.spellings.push((name.clone(), spelled));
+            }
+        }
+        name
     }
 
     fn err<T>(&self, msg: String) -> Result<T, LexError> {
@@ -191,7 +205,7 @@ impl<'a> Lexer<'a> {
                 if n == 0 {
                     break;
                 }
-                parts.push(unescape_ident(&s[j + 1..j + 1 + n]));
+                parts.push(self.ident(&s[j + 1..j + 1 + n]));
                 j += 1 + n;
             }
             self.pos = if parts.is_empty() { i + 1 } else { j };
@@ -382,7 +396,7 @@ impl<'a> Lexer<'a> {
                 if raw == BROKEN_SPECIAL.as_bytes() {
                     return Ok(Tok::Eof);
                 }
-                let name = unescape_ident(raw);
+                let name = self.ident(raw);
                 if name == "_" {
                     return Ok(Tok::FillMarker);
                 }

@@ -42,6 +42,8 @@ pub(crate) struct Parsed {
     pub warnings: String,
     /// A NaN or infinity spelling was seen (ncgen's `specialconstants`).
     pub special_constants: bool,
+    /// Names spelled other than in NFC: (NFC form, spelling).
+    pub spellings: Vec<(String, String)>,
 }
 
 pub(crate) struct Parser<'a> {
@@ -80,6 +82,7 @@ impl<'a> Parser<'a> {
                 var_lines: Vec::new(),
                 warnings: String::new(),
                 special_constants: false,
+                spellings: Vec::new(),
             },
         }
     }
@@ -166,6 +169,7 @@ impl<'a> Parser<'a> {
             Ok(()) => {
                 let mut p = self.out;
                 p.special_constants = self.lx.special_constants;
+                p.spellings = std::mem::take(&mut self.lx.spellings);
                 if self.lx.unterminated_comment {
                     p.warnings.push_str("unterminated /**/ comment");
                 }
@@ -339,7 +343,13 @@ impl<'a> Parser<'a> {
         if let Some(t) = self.find_type_named(name, prefix) {
             return Ok(Ref::Type(t));
         }
-        Err(self.plain(format!("Undefined name (line {line}): {name}")))
+        let spelled = self
+            .lx
+            .spellings
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(name, |(_, s)| s.as_str());
+        Err(self.plain(format!("Undefined name (line {line}): {spelled}")))
     }
 
     pub(super) fn ref_name(tok: &Tok) -> String {

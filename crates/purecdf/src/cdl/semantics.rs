@@ -213,6 +213,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
         deferred_errors: deferred,
         type_order,
         special_constants: p.special_constants,
+        spellings: p.spellings,
     })
 }
 

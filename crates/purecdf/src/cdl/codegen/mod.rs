@@ -137,6 +137,8 @@ pub(crate) struct Fqns {
     classic: bool,
     root_name: String,
     groups: Vec<String>,
+    /// The dataset's [`CdlDataset::spellings`]: identifiers are made from names as spelled.
+    spellings: Vec<(String, String)>,
 }
 
 impl Fqns {
@@ -147,22 +149,31 @@ impl Fqns {
         for g in &s.groups {
             let fqn = match g.parent {
                 // The classic model has no paths: each group is known by its own name.
-                None if classic => ds.name.clone(),
-                Some(_) if classic => g.name.clone(),
+                None if classic => ds.spelled(&ds.name).to_string(),
+                Some(_) if classic => ds.spelled(&g.name).to_string(),
                 None => String::new(),
                 // Groups come in preorder: a parent before its children.
-                Some(p) => format!("{}/{}", groups[p.0], fqn_escape(&g.name)),
+                Some(p) => format!("{}/{}", groups[p.0], fqn_escape(ds.spelled(&g.name))),
             };
             groups.push(fqn);
         }
         Fqns {
             classic,
-            root_name: ds.name.clone(),
+            root_name: ds.spelled(&ds.name).to_string(),
+            spellings: ds.spellings.clone(),
             groups,
         }
     }
 
+    fn spelled<'a>(&'a self, name: &'a str) -> &'a str {
+        self.spellings
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(name, |(_, s)| s.as_str())
+    }
+
     fn member(&self, g: GroupId, name: &str) -> String {
+        let name = self.spelled(name);
         if self.classic {
             name.to_string()
         } else {
@@ -200,11 +211,13 @@ impl Fqns {
 
     /// A compound field's or an enum member's identifier.
     pub(crate) fn nested(&self, ds: &CdlDataset, t: TypeId, name: &str) -> String {
+        let name = self.spelled(name);
         c_identifier(&format!("{}.{}", self.type_fqn(ds, t), fqn_escape(name)))
     }
 
     /// An attribute's identifier stem: its group's name, `_`, its own.
     pub(crate) fn attribute(&self, g: GroupId, name: &str) -> String {
+        let name = self.spelled(name);
         c_identifier(&format!("{}_{}", self.groups[g.0], fqn_escape(name)))
     }
 }

@@ -73,7 +73,7 @@ impl CGen<'_> {
             Some(v) => format!("{}_id", self.var_name(v)),
             None => "NC_GLOBAL".into(),
         };
-        let ename = lossy(&escape_str(name.as_bytes()));
+        let ename = lossy(&escape_str(self.ds.spelled(name).as_bytes()));
         self.vlen_decls.clear();
         self.line("");
         self.indented("{");

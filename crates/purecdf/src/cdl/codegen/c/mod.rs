@@ -207,7 +207,7 @@ impl CGen<'_> {
                 let me = self.group_id(GroupId(i));
                 self.line(&format!(
                     "    stat = nc_def_grp({parent}, \"{}\", &{me});",
-                    grp.name
+                    ds.spelled(&grp.name)
                 ));
                 self.check();
             }
@@ -385,7 +385,7 @@ impl CGen<'_> {
             UserTypeKind::Opaque { size } => {
                 self.line(&format!(
                     "    stat = nc_def_opaque({grp}, {size}, \"{}\", &{tid});",
-                    ut.name
+                    ds.spelled(&ut.name)
                 ));
                 self.check();
             }
@@ -395,7 +395,7 @@ impl CGen<'_> {
                 self.line(&format!(
                     "    stat = nc_def_enum({grp}, {}, \"{}\", &{tid});",
                     nc_type_macro(*base),
-                    ut.name
+                    ds.spelled(&ut.name)
                 ));
                 self.check();
                 for (member, value) in members {
@@ -404,7 +404,7 @@ impl CGen<'_> {
                     self.line(&format!("    econst = {};", lossy(&c)));
                     self.line(&format!(
                         "    stat = nc_insert_enum({grp}, {tid}, \"{}\", &econst);",
-                        lossy(&escape_str(member.as_bytes()))
+                        lossy(&escape_str(ds.spelled(member).as_bytes()))
                     ));
                 }
                 self.indented("}");
@@ -412,7 +412,7 @@ impl CGen<'_> {
             UserTypeKind::Vlen { base } => {
                 self.text(&format!(
                     "    stat = nc_def_vlen({grp}, \"{}\", {}, &{tid});",
-                    lossy(&escape_str(ut.name.as_bytes())),
+                    lossy(&escape_str(ds.spelled(&ut.name).as_bytes())),
                     self.type_id(*base)
                 ));
                 self.check();
@@ -421,7 +421,7 @@ impl CGen<'_> {
                 let cname = self.names.user_type(ds, t);
                 self.text(&format!(
                     "    stat = nc_def_compound({grp}, sizeof({cname}), \"{}\", &{tid});",
-                    lossy(&escape_str(ut.name.as_bytes()))
+                    lossy(&escape_str(ds.spelled(&ut.name).as_bytes()))
                 ));
                 self.check();
                 self.indented("{");
@@ -436,7 +436,7 @@ impl CGen<'_> {
                 }
                 for f in fields {
                     let field = self.names.nested(ds, t, &f.name);
-                    let fname = lossy(&escape_str(f.name.as_bytes()));
+                    let fname = lossy(&escape_str(ds.spelled(&f.name).as_bytes()));
                     let offset = format!("NC_COMPOUND_OFFSET({cname},{field})");
                     let ftype = self.type_id(f.typ);
                     if f.dims.is_empty() {
@@ -468,7 +468,7 @@ impl CGen<'_> {
             let grp = self.group_id(dim.group);
             self.line(&format!(
                 "    stat = nc_def_dim({grp}, \"{}\", {name}_len, &{name}_dim);",
-                lossy(&escape_str(dim.name.as_bytes()))
+                lossy(&escape_str(ds.spelled(&dim.name).as_bytes()))
             ));
             self.check();
         }
@@ -496,7 +496,7 @@ impl CGen<'_> {
             };
             self.line(&format!(
                 "    stat = nc_def_var({grp}, \"{}\", {}, RANK_{name}, {dims}, &{name}_id);",
-                lossy(&escape_str(var.name.as_bytes())),
+                lossy(&escape_str(ds.spelled(&var.name).as_bytes())),
                 self.type_id(var.typ)
             ));
             self.check();
