@@ -205,9 +205,10 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         Parsed::Run(a) => a,
         Parsed::Exit(code) => return code,
     };
-    let other_language = match a.language.as_deref() {
-        Some("f77" | "fortran77" | "Fortran77") => Some(OtherLanguage::F77),
-        Some("j" | "java") => Some(OtherLanguage::Java),
+    let program = match a.language.as_deref() {
+        Some("c" | "C") => Some(Language::C),
+        Some("f77" | "fortran77" | "Fortran77") => Some(Language::F77),
+        Some("j" | "java") => Some(Language::Java),
         _ => None,
     };
     let syntax_only = !a.binary && a.language.is_none() && a.kind.is_none() && a.output.is_none();
@@ -250,13 +251,11 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         dataset_name: a.dataset_name.clone(),
     };
     // Fortran and Java are generated from the classic model only (netcdf-c main.c).
-    let mut att_constants = Vec::new();
-    let parsed = match other_language {
-        Some(_) => purecdf::cdl::codegen::parse_classic_model(&src, &opts).map(|(ds, counts)| {
-            att_constants = counts;
-            ds
-        }),
-        None => parse_with(&src, &opts),
+    let parsed = match program {
+        Some(Language::F77 | Language::Java) => {
+            purecdf::cdl::codegen::parse_classic_model(&src, &opts)
+        }
+        _ => parse_with(&src, &opts),
     };
     let ds = match parsed {
         Ok(ds) => {
@@ -272,11 +271,8 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
         return 0;
     }
     let path = output_name(&a, input, &ds);
-    if matches!(a.language.as_deref(), Some("c" | "C")) {
-        return generate_c(&a, &ds, path, &file_name, err);
-    }
-    if let Some(lang) = other_language {
-        return generate_other(lang, &a, &ds, path, &file_name, &att_constants, err);
+    if let Some(lang) = program {
+        return generate_program(lang, &a, &ds, path, &file_name, err);
     }
     match write(&ds, &path, &a, &file_name) {
         Ok(()) => 0,
@@ -308,62 +304,28 @@ fn c_atoi(s: &str) -> i64 {
     }
 }
 
-/// `-l c`: the C program on standard output, ncgen's diagnostics on standard error.
-fn generate_c(
-    a: &Args,
-    ds: &CdlDataset,
-    file_name: String,
-    input: &str,
-    err: &mut dyn Write,
-) -> i32 {
-    use purecdf::cdl::codegen::{c, CodegenOptions};
-    let opts = CodegenOptions {
-        file_name,
-        main_name: a.main_name.clone().unwrap_or_else(|| "main".into()),
-        header_only: a.header_only,
-        no_fill: a.nofill,
-        whole_var_size: a.whole_var_size.unwrap_or(1024),
-        log_level: a.log_level,
-    };
-    let out = c::generate(ds, &opts);
-    let stdout = std::io::stdout();
-    let mut o = stdout.lock();
-    let _ = o.write_all(&out.code);
-    let _ = o.flush();
-    let _ = write!(err, "{}", out.messages);
-    match out.error {
-        Some(mut e) => {
-            e.file = input.to_string();
-            let _ = writeln!(err, "{}", e.ncgen_line(PROGNAME));
-            e.exit_code
-        }
-        None => 0,
-    }
-}
-
-/// The languages generated from the classic model only.
-#[derive(Debug, Clone, Copy)]
-enum OtherLanguage {
+/// The languages ncgen writes programs in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Language {
+    C,
     F77,
     Java,
 }
 
-/// `-l f77` and `-l java`: the program on standard output, ncgen's diagnostics on standard
-/// error; `input` names the CDL, `att_constants` counts each attribute declaration's
-/// constants. Java's class is `Main` unless `-M` names another (netcdf-c also turns `-M main`
-/// into `Main`).
-fn generate_other(
-    lang: OtherLanguage,
+/// `-l c|f77|java`: the program on standard output, ncgen's diagnostics on standard error;
+/// `input` names the CDL. Java's class is `Main` unless `-M` names another (netcdf-c also
+/// turns `-M main` into `Main`).
+fn generate_program(
+    lang: Language,
     a: &Args,
     ds: &CdlDataset,
     file_name: String,
     input: &str,
-    att_constants: &[usize],
     err: &mut dyn Write,
 ) -> i32 {
-    use purecdf::cdl::codegen::{f77, java, CodegenOptions};
+    use purecdf::cdl::codegen::{c, f77, java, CodegenOptions};
     let main_name = match (lang, a.main_name.as_deref()) {
-        (OtherLanguage::Java, None | Some("main")) => "Main".to_string(),
+        (Language::Java, None | Some("main")) => "Main".to_string(),
         (_, Some(m)) => m.to_string(),
         (_, None) => "main".to_string(),
     };
@@ -374,20 +336,18 @@ fn generate_other(
         no_fill: a.nofill,
         whole_var_size: a.whole_var_size.unwrap_or(1024),
         log_level: a.log_level,
+        input_name: input.to_string(),
     };
-    let (out, messages) = match lang {
-        OtherLanguage::F77 => {
-            let out = f77::generate_with(ds, &opts, input, att_constants);
-            let messages = out.messages.clone().into_bytes();
-            (out, messages)
-        }
-        OtherLanguage::Java => java::generate_raw(ds, &opts, input),
+    let out = match lang {
+        Language::C => c::generate(ds, &opts),
+        Language::F77 => f77::generate(ds, &opts),
+        Language::Java => java::generate(ds, &opts),
     };
     let stdout = std::io::stdout();
     let mut o = stdout.lock();
     let _ = o.write_all(&out.code);
     let _ = o.flush();
-    let _ = err.write_all(&messages);
+    let _ = err.write_all(&out.messages);
     match out.error {
         Some(mut e) => {
             e.file = input.to_string();

@@ -184,6 +184,9 @@ pub struct CdlDataset {
     /// index in `attribute_order` (the schema holds only the last; generated programs put
     /// each in turn).
     pub superseded_attributes: Vec<(usize, Values)>,
+    /// How many constants each declaration of `attribute_order` listed (the Fortran generator
+    /// sizes its attribute vectors by it; text attributes are held joined).
+    pub attribute_constants: Vec<usize>,
     /// Attribute values that could not be made, with their index in `attribute_order`; ncgen
     /// reports the first one when it reaches that attribute.
     pub deferred_errors: Vec<(usize, CdlError)>,

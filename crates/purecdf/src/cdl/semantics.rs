@@ -96,6 +96,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
     let mut order = Vec::with_capacity(atts.len());
     let mut deferred = Vec::new();
     let mut superseded = Vec::new();
+    let mut constants = Vec::with_capacity(atts.len());
     let mut budget = ATT_BUDGET;
     for pass in [true, false] {
         for a in atts.iter().filter(|a| a.var.is_none() == pass) {
@@ -148,6 +149,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
             })?;
             let index = order.len();
             order.push((a.group, a.var, name.clone(), a.line));
+            constants.push(a.data.len());
             match att_values(&p.schema, typ, &data, file, &mut budget) {
                 Ok(values) => {
                     let atts = p.schema.atts(a.group, a.var);
@@ -210,6 +212,7 @@ pub(crate) fn analyse(mut p: Parsed, format: Format, file: &str) -> Result<CdlDa
         warnings: p.warnings,
         attribute_order: order,
         superseded_attributes: superseded,
+        attribute_constants: constants,
         deferred_errors: deferred,
         type_order,
         special_constants: p.special_constants,

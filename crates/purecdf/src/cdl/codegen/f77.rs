@@ -12,40 +12,28 @@
 //! - `-H` also leaves out the closing `nf_close` and `end`;
 //! - an unlimited dimension that has data is declared with its current length;
 //! - attribute vectors are sized by the number of constants declared, which for text is
-//!   not the length ([`generate_with`] takes the counts).
+//!   not the length (`CdlDataset::attribute_constants` holds the counts).
 //!
 //! Where netcdf-c reads uninitialised memory or crashes, this module does something sensible:
 //! the call of each write subroutine passes `NAME_id` (ncgen appends an uninitialised
 //! integer), the calls are made even when no attribute or scalar preceded them (ncgen fails an
 //! assertion), and a variable of a type Fortran 77 lacks stops generation with an error (ncgen
 //! dereferences a null type name).
-use super::{c_g, commify, f77_identifier, f77_quote, CodegenOptions, Generated};
+use super::{
+    attribute_decl, attribute_sections, c_g, commify, f77_identifier, f77_quote, AttDecl,
+    CodegenOptions, Generated,
+};
 use crate::cdl::{CdlDataset, CdlError, ErrorStyle};
 use crate::model::{NcType, Value, Values, VarId};
 
 /// The longest statement line before folding (`F77_MAX_STMT`).
 const MAX_STMT: usize = 66;
 
-/// Generates the Fortran 77 program for `ds` (diagnostics name the input `-`; each text
-/// attribute counts as one constant: see [`generate_with`]).
+/// Generates the Fortran 77 program for `ds`.
 pub fn generate(ds: &CdlDataset, opts: &CodegenOptions) -> Generated {
-    generate_with(ds, opts, "-", &[])
-}
-
-/// [`generate`] with diagnostics naming the CDL input `input`, and `constants[i]` the number
-/// of constants the `i`th declaration of `ds.attribute_order` listed (as
-/// [`super::parse_classic_model`] gives them), by which ncgen sizes its attribute vectors.
-pub fn generate_with(
-    ds: &CdlDataset,
-    opts: &CodegenOptions,
-    input: &str,
-    constants: &[usize],
-) -> Generated {
     let mut g = F77Gen {
         ds,
         opts,
-        input,
-        constants,
         buf: Vec::with_capacity(4096),
         out: Vec::with_capacity(4096),
         procs: Vec::new(),
@@ -55,7 +43,7 @@ pub fn generate_with(
     let error = g.program().err();
     Generated {
         code: g.out,
-        messages: g.messages,
+        messages: g.messages.into_bytes(),
         error,
     }
 }
@@ -63,10 +51,6 @@ pub fn generate_with(
 struct F77Gen<'a> {
     ds: &'a CdlDataset,
     opts: &'a CodegenOptions,
-    /// The CDL input's name, for diagnostics.
-    input: &'a str,
-    /// The number of constants of each attribute declaration, if known.
-    constants: &'a [usize],
     /// Text not yet folded (ncgen's `codebuffer`).
     buf: Vec<u8>,
     /// Folded text: what ncgen has written to standard output.
@@ -390,19 +374,6 @@ impl<'a> F77Gen<'a> {
         Ok(())
     }
 
-    /// The values the `i`th attribute declaration in ncgen's order puts (an earlier
-    /// declaration of a name puts the values it had); `None` if it names no attribute.
-    fn att_values(&self, i: usize) -> Option<(Option<VarId>, &'a str, &'a Values)> {
-        let ds: &'a CdlDataset = self.ds;
-        let (g, var, name, _) = &ds.attribute_order[i];
-        let att = ds.schema.atts(*g, *var).iter().find(|a| a.name == *name)?;
-        let values = match ds.superseded_attributes.iter().find(|(k, _)| *k == i) {
-            Some((_, old)) => old,
-            None => &att.values,
-        };
-        Some((*var, att.name.as_str(), values))
-    }
-
     /// The per-type vectors attribute values are put from, each as long as its longest use.
     fn attribute_vectors(&mut self) {
         if self.ds.attribute_order.is_empty() {
@@ -418,7 +389,7 @@ impl<'a> F77Gen<'a> {
         ];
         let mut sizes = [0usize; 6];
         for i in 0..self.ds.attribute_order.len() {
-            let Some((_, _, values)) = self.att_values(i) else {
+            let Ok(Some(AttDecl { values, .. })) = attribute_decl(self.ds, i) else {
                 continue;
             };
             let typ = values.nc_type();
@@ -427,7 +398,7 @@ impl<'a> F77Gen<'a> {
             };
             // ncgen counts the constants of the declaration; without the count, one per
             // text attribute.
-            let n = match self.constants.get(i) {
+            let n = match self.ds.attribute_constants.get(i) {
                 Some(n) => *n,
                 None if typ == NcType::Char => 1,
                 None => values.len(),
@@ -450,26 +421,16 @@ impl<'a> F77Gen<'a> {
 
     fn attributes(&mut self) -> Result<(), CdlError> {
         let ds = self.ds;
-        let order = &ds.attribute_order;
-        let split = order
-            .iter()
-            .position(|(_, v, _, _)| v.is_some())
-            .unwrap_or(order.len());
-        for (title, range) in [
-            ("assign global attributes", 0..split),
-            ("assign per-variable attributes", split..order.len()),
-        ] {
+        let titles = ["assign global attributes", "assign per-variable attributes"];
+        for (title, range) in titles.into_iter().zip(attribute_sections(ds)) {
             if range.is_empty() {
                 continue;
             }
             self.skip();
             self.comment(title);
             for i in range {
-                if let Some((_, e)) = ds.deferred_errors.iter().find(|(k, _)| *k == i) {
-                    return Err(e.clone());
-                }
-                if let Some((var, name, values)) = self.att_values(i) {
-                    self.attribute(var, name, values);
+                if let Some(a) = attribute_decl(ds, i)? {
+                    self.attribute(a.var, a.name, a.values);
                 }
             }
             self.skip();
@@ -575,7 +536,8 @@ impl<'a> F77Gen<'a> {
         };
         let name = self.name(v);
         if var.typ == NcType::Char {
-            self.messages.push_str(&ds.data_warnings(v, self.input));
+            self.messages
+                .push_str(&ds.data_warnings(v, &self.opts.input_name));
             let text = match &values {
                 Values::Char(bytes) if !var.dims.is_empty() => f77_quote(bytes),
                 _ => {

@@ -17,42 +17,33 @@
 //!   write's array has the whole variable's shape, whatever part it holds.
 //!
 //! Where netcdf-c crashes — a name it cannot escape — this module stops with ncgen's message.
-use super::{c_g, c_identifier, commify, escape_str, java_escape, CodegenOptions, Generated};
+use super::{
+    attribute_decl, attribute_sections, c_g, c_identifier, commify, escape_str, java_escape,
+    CodegenOptions, Generated,
+};
 use crate::cdl::{CdlDataset, CdlError, ErrorStyle};
 use crate::model::{NcType, Value, Values, VarId};
 
-/// Generates the Java program for `ds` (diagnostics name the input `-`; those quoting text
-/// that is not UTF-8 are made lossy in `messages`: see [`generate_raw`]).
+/// Generates the Java program for `ds`.
 pub fn generate(ds: &CdlDataset, opts: &CodegenOptions) -> Generated {
-    generate_raw(ds, opts, "-").0
-}
-
-/// [`generate`] with diagnostics naming the CDL input `input`, and the exact bytes ncgen
-/// prints on standard error (its diagnostics quote text that is not UTF-8 as it is, which
-/// `Generated::messages` cannot hold).
-pub fn generate_raw(ds: &CdlDataset, opts: &CodegenOptions, input: &str) -> (Generated, Vec<u8>) {
     let mut g = JGen {
         ds,
         opts,
-        input,
         buf: Vec::with_capacity(4096),
         out: Vec::with_capacity(4096),
         messages: Vec::new(),
     };
     let error = g.program().err();
-    let generated = Generated {
+    Generated {
         code: g.out,
-        messages: String::from_utf8_lossy(&g.messages).into_owned(),
+        messages: g.messages,
         error,
-    };
-    (generated, g.messages)
+    }
 }
 
 struct JGen<'a> {
     ds: &'a CdlDataset,
     opts: &'a CodegenOptions,
-    /// The CDL input's name, for diagnostics.
-    input: &'a str,
     /// Text not yet written (ncgen's `codebuffer`).
     buf: Vec<u8>,
     /// What ncgen has written to standard output.
@@ -284,33 +275,20 @@ impl JGen<'_> {
 
     fn attributes(&mut self) -> Result<(), CdlError> {
         let ds = self.ds;
-        let order = &ds.attribute_order;
-        let split = order
-            .iter()
-            .position(|(_, v, _, _)| v.is_some())
-            .unwrap_or(order.len());
-        for (title, range) in [
-            ("/* assign global attributes */", 0..split),
-            ("/* assign per-variable attributes */", split..order.len()),
-        ] {
+        let titles = [
+            "/* assign global attributes */",
+            "/* assign per-variable attributes */",
+        ];
+        for (title, range) in titles.into_iter().zip(attribute_sections(ds)) {
             if range.is_empty() {
                 continue;
             }
             self.line("");
             self.indented(title);
             for i in range {
-                if let Some((_, e)) = ds.deferred_errors.iter().find(|(k, _)| *k == i) {
-                    return Err(e.clone());
+                if let Some(a) = attribute_decl(ds, i)? {
+                    self.attribute(a.var, a.name, a.values)?;
                 }
-                let (g, var, name, _) = &order[i];
-                let Some(att) = ds.schema.atts(*g, *var).iter().find(|a| a.name == *name) else {
-                    continue;
-                };
-                let values = match ds.superseded_attributes.iter().find(|(k, _)| *k == i) {
-                    Some((_, old)) => old,
-                    None => &att.values,
-                };
-                self.attribute(*var, &att.name, values)?;
             }
             self.line("");
             self.flush();
@@ -415,7 +393,7 @@ impl JGen<'_> {
         }
         let start = vec![0u64; rank];
         if let Values::Char(bytes) = &values {
-            let warnings = ds.data_warnings(v, self.input);
+            let warnings = ds.data_warnings(v, &self.opts.input_name);
             self.messages.extend_from_slice(warnings.as_bytes());
             let text = self.quoted(bytes, '"');
             return self.write_block(v, &format!("String contents = {text};"), &start);

@@ -30,6 +30,8 @@ pub struct CodegenOptions {
     pub whole_var_size: u64,
     /// A netCDF log level the program sets first (`-L`), if any.
     pub log_level: Option<i32>,
+    /// The CDL input's name, as diagnostics about its data name it.
+    pub input_name: String,
 }
 
 impl Default for CodegenOptions {
@@ -41,6 +43,7 @@ impl Default for CodegenOptions {
             no_fill: false,
             whole_var_size: 1024,
             log_level: None,
+            input_name: "-".into(),
         }
     }
 }
@@ -50,8 +53,9 @@ impl Default for CodegenOptions {
 pub struct Generated {
     /// The program text (standard output). Not always UTF-8: character data passes through.
     pub code: Vec<u8>,
-    /// Diagnostics ncgen prints on standard error without failing.
-    pub messages: String,
+    /// Diagnostics ncgen prints on standard error without failing, byte for byte (they may
+    /// quote text that is not UTF-8).
+    pub messages: Vec<u8>,
     /// The error that stopped generation, if any; `code` then holds what was made before it.
     pub error: Option<crate::cdl::CdlError>,
 }
@@ -356,6 +360,54 @@ pub(crate) fn nc_type_macro(t: NcType) -> &'static str {
     }
 }
 
+/// One attribute declaration as ncgen generates it.
+pub(crate) struct AttDecl<'a> {
+    /// The group it is declared in.
+    pub group: GroupId,
+    /// Its variable; `None` for a group attribute.
+    pub var: Option<VarId>,
+    /// Its name (NFC).
+    pub name: &'a str,
+    /// The values this declaration gave (a name declared again keeps each declaration's own).
+    pub values: &'a crate::model::Values,
+}
+
+/// ncgen's two attribute sections: the global declarations of `attribute_order` (which come
+/// first), then the per-variable ones.
+pub(crate) fn attribute_sections(ds: &CdlDataset) -> [std::ops::Range<usize>; 2] {
+    let order = &ds.attribute_order;
+    let split = order
+        .iter()
+        .position(|(_, v, _, _)| v.is_some())
+        .unwrap_or(order.len());
+    [0..split, split..order.len()]
+}
+
+/// Declaration `i` of `attribute_order`: `Ok(None)` for a special attribute (not generated);
+/// the error ncgen reports on reaching it when its values could not be made.
+pub(crate) fn attribute_decl(
+    ds: &CdlDataset,
+    i: usize,
+) -> Result<Option<AttDecl<'_>>, crate::cdl::CdlError> {
+    if let Some((_, e)) = ds.deferred_errors.iter().find(|(k, _)| *k == i) {
+        return Err(e.clone());
+    }
+    let (g, var, name, _) = &ds.attribute_order[i];
+    let Some(att) = ds.schema.atts(*g, *var).iter().find(|a| a.name == *name) else {
+        return Ok(None);
+    };
+    let values = match ds.superseded_attributes.iter().find(|(k, _)| *k == i) {
+        Some((_, old)) => old,
+        None => &att.values,
+    };
+    Ok(Some(AttDecl {
+        group: *g,
+        var: *var,
+        name: &att.name,
+        values,
+    }))
+}
+
 /// The C create mode ncgen's generated program passes for a format; `None` for CDF-5, which
 /// netcdf-c 4.9's generator does not know ("unknown cmode modifier").
 pub(crate) fn c_create_mode(f: Format) -> Option<&'static str> {
@@ -374,16 +426,12 @@ pub(crate) fn c_create_mode(f: Format) -> Option<&'static str> {
 /// netcdf-c exits with status 0 (the error's `exit_code`). Otherwise as
 /// [`crate::cdl::parse_with`], whose BOM handling this repeats.
 ///
-/// Besides the dataset comes, for each entry of its `attribute_order`, the number of constants
-/// the declaration listed (the Fortran generator sizes its attribute vectors by it, and the
-/// dataset keeps text attributes only joined).
-///
 /// # Errors
 /// A [`crate::cdl::CdlError`] as ncgen prints it.
 pub fn parse_classic_model(
     src: &[u8],
     opts: &crate::cdl::ParseOptions,
-) -> Result<(CdlDataset, Vec<usize>), crate::cdl::CdlError> {
+) -> Result<CdlDataset, crate::cdl::CdlError> {
     use crate::cdl::lexer::ScanKind;
     use crate::cdl::{CdlError, ErrorStyle};
     let plain = |message: &str, exit_code: i32| CdlError {
@@ -455,16 +503,9 @@ pub fn parse_classic_model(
         e.preamble = parsed.warnings;
         return Err(e);
     }
-    // `analyse` lists global attributes first, then variables', each in declaration order.
-    let (globals, others): (Vec<_>, Vec<_>) = parsed.atts.iter().partition(|a| a.var.is_none());
-    let counts = globals
-        .iter()
-        .chain(&others)
-        .map(|a| a.data.len())
-        .collect();
     let mut ds = crate::cdl::semantics::analyse(parsed, Format::Classic, &opts.file_name)?;
     ds.schema.groups[0].name = "/".into();
-    Ok((ds, counts))
+    Ok(ds)
 }
 
 /// What the parser does not record but the Fortran and Java generators need: the lines of
@@ -610,9 +651,9 @@ mod tests {
             ..Default::default()
         };
         let src = b"netcdf t {\nvariables:\n int v;\n v:a = \"x\", \"y\";\n :g = 1, 2;\n}\n";
-        let (ds, counts) = parse_classic_model(src, &opts).unwrap();
+        let ds = parse_classic_model(src, &opts).unwrap();
         assert_eq!(ds.format, Format::Classic);
-        assert_eq!(counts, vec![2, 2]);
+        assert_eq!(ds.attribute_constants, vec![2, 2]);
         let e = parse_classic_model(b"netcdf t {\ngroup: g {}\n}\n", &opts).unwrap_err();
         assert_eq!(
             e.ncgen_line("ncgen"),

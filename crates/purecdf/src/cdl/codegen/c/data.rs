@@ -2,7 +2,9 @@
 //! calls, and constants as netcdf-c 4.9 spells them (netcdf-c `ncgen/genc.c`
 //! `genc_writeattr`/`genc_writevar`, `generate.c` `generate_array`, `cdata.c`).
 use super::{lossy, CGen, INDENT};
-use crate::cdl::codegen::{commify, escape_byte, escape_str, nc_type_macro};
+use crate::cdl::codegen::{
+    attribute_decl, attribute_sections, commify, escape_byte, escape_str, nc_type_macro,
+};
 use crate::cdl::print::number::push_g;
 use crate::model::{GroupId, NcType, UserTypeKind, Value, Values, VarId};
 
@@ -28,35 +30,20 @@ fn put_att_suffix(t: NcType) -> &'static str {
 impl CGen<'_> {
     pub(super) fn attributes(&mut self) -> Result<(), crate::cdl::CdlError> {
         let ds = self.ds;
-        let order = &ds.attribute_order;
-        let split = order.iter().position(|(_, v, _, _)| v.is_some());
-        let (globals, per_var) = order.split_at(split.unwrap_or(order.len()));
-        for (title, list, offset) in [
-            ("/* assign global attributes */", globals, 0),
-            (
-                "/* assign per-variable attributes */",
-                per_var,
-                globals.len(),
-            ),
-        ] {
-            if list.is_empty() {
+        let titles = [
+            "/* assign global attributes */",
+            "/* assign per-variable attributes */",
+        ];
+        for (title, range) in titles.into_iter().zip(attribute_sections(ds)) {
+            if range.is_empty() {
                 continue;
             }
             self.line("");
             self.indented(title);
-            for (i, (g, var, name, _)) in list.iter().enumerate() {
-                if let Some((_, e)) = ds.deferred_errors.iter().find(|(k, _)| *k == offset + i) {
-                    return Err(e.clone());
+            for i in range {
+                if let Some(a) = attribute_decl(ds, i)? {
+                    self.attribute(a.group, a.var, a.name, a.values);
                 }
-                let Some(att) = ds.schema.atts(*g, *var).iter().find(|a| a.name == *name) else {
-                    continue;
-                };
-                let index = offset + i;
-                let values = match ds.superseded_attributes.iter().find(|(k, _)| *k == index) {
-                    Some((_, old)) => old,
-                    None => &att.values,
-                };
-                self.attribute(*g, *var, &att.name, values);
             }
             self.line("");
         }
@@ -120,10 +107,13 @@ impl CGen<'_> {
         };
         if not_classic {
             // ncgen's `verror`: the block is left open and generation goes on.
-            self.messages.push_str(&format!(
-                "netCDF classic: not supported: Non-classic type: {}\n",
-                nc_type_macro(code)
-            ));
+            self.messages.extend_from_slice(
+                format!(
+                    "netCDF classic: not supported: Non-classic type: {}\n",
+                    nc_type_macro(code)
+                )
+                .as_bytes(),
+            );
             return;
         }
         let tid = self.type_id(typ);
@@ -156,9 +146,10 @@ impl CGen<'_> {
                         },
                         _ => "NC_NAT",
                     };
-                    self.messages.push_str(&format!(
-                        "netCDF classic: not supported: Non-classic type: {class}\n"
-                    ));
+                    self.messages.extend_from_slice(
+                        format!("netCDF classic: not supported: Non-classic type: {class}\n")
+                            .as_bytes(),
+                    );
                 }
                 self.line(&format!(
                     "    stat = nc_put_att({grp}, {target}, \"{ename}\", {tid}, {n}, {ident}_att);"
@@ -186,6 +177,8 @@ impl CGen<'_> {
             // ncgen's default string fill is one NUL character, printed "\000".
             fill = Value::String(Some("\0".into()));
         }
+        self.messages
+            .extend_from_slice(ds.data_warnings(v, &self.opts.input_name).as_bytes());
         let Some(values) = ds.var_values_filled(v, fill)? else {
             return Ok(());
         };

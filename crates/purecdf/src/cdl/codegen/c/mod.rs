@@ -22,7 +22,7 @@ pub fn generate(ds: &CdlDataset, opts: &CodegenOptions) -> Generated {
         out: Vec::with_capacity(4096),
         uid: 0,
         vlen_decls: Vec::new(),
-        messages: String::new(),
+        messages: Vec::new(),
     };
     let error = g.program().err();
     Generated {
@@ -42,7 +42,7 @@ struct CGen<'a> {
     uid: u32,
     /// Declarations of the vlen arrays the pending statement refers to.
     vlen_decls: Vec<Vec<u8>>,
-    messages: String,
+    messages: Vec<u8>,
 }
 
 /// The C type of an atomic netCDF type.
@@ -189,7 +189,7 @@ impl CGen<'_> {
         let mode = match c_create_mode(ds.format) {
             Some(m) => m,
             None => {
-                self.messages.push_str("unknown cmode modifier\n");
+                self.messages.extend_from_slice(b"unknown cmode modifier\n");
                 "NC_CLOBBER"
             }
         };
