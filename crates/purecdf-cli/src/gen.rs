@@ -120,8 +120,8 @@ fn parse_args(argv: &[String], err: &mut dyn Write) -> Parsed {
                     b'o' => a.output = Some(val),
                     b'N' => a.dataset_name = Some(val),
                     b'M' => a.main_name = Some(val),
-                    b'L' => a.log_level = Some(c_atoi(&val) as i32),
-                    b'W' => a.whole_var_size = Some(c_atoi(&val) as u64),
+                    b'L' => a.log_level = Some(crate::copy::options::strtol(&val) as i32),
+                    b'W' => a.whole_var_size = Some(crate::copy::options::strtol(&val) as u64),
                     _ => {} // -D -B: accepted, no effect
                 }
                 break;
@@ -280,27 +280,6 @@ fn run(argv: &[String], err: &mut dyn Write) -> i32 {
             let _ = writeln!(err, "{PROGNAME}: {msg}");
             1
         }
-    }
-}
-
-/// C's `atoi`: optional sign and leading digits, 0 when there are none.
-fn c_atoi(s: &str) -> i64 {
-    let t = s.trim_start();
-    let (neg, digits) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let n = digits
-        .bytes()
-        .take_while(u8::is_ascii_digit)
-        .fold(0i64, |n, d| {
-            n.saturating_mul(10).saturating_add(i64::from(d - b'0'))
-        });
-    if neg {
-        -n
-    } else {
-        n
     }
 }
 

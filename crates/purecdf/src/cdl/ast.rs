@@ -215,10 +215,7 @@ impl CdlDataset {
 
     /// A name as the text spelled it (the stored NFC form unless the text used another).
     pub fn spelled<'a>(&'a self, name: &'a str) -> &'a str {
-        self.spellings
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or(name, |(_, s)| s.as_str())
+        spelling(&self.spellings, name)
     }
 
     /// The data list of a variable.
@@ -297,4 +294,12 @@ impl From<CdlError> for crate::Error {
     fn from(e: CdlError) -> Self {
         crate::Error::with_detail(e.kind, e.to_string())
     }
+}
+
+/// `name` as spelled in a list of (NFC form, spelling) pairs, or `name` itself.
+pub(crate) fn spelling<'a>(spellings: &'a [(String, String)], name: &'a str) -> &'a str {
+    spellings
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or(name, |(_, s)| s.as_str())
 }

@@ -66,33 +66,8 @@ pub fn parse(src: &[u8]) -> crate::Result<CdlDataset> {
 /// # Errors
 /// A [`CdlError`] whose [`CdlError::ncgen_line`] is the first line netcdf-c's ncgen prints.
 pub fn parse_with(src: &[u8], opts: &ParseOptions) -> Result<CdlDataset, CdlError> {
-    let mut src = src;
-    if src.len() == 1 {
-        // ncgen reads two bytes to look for a BOM and only rewinds when it got both.
-        src = &[];
-    }
-    if src.len() >= 2 {
-        match src[0] {
-            0x00 | 0xFF | 0xFE => {
-                return Err(CdlError {
-                    message: "Input file contains a BOM indicating a non-UTF8 encoding".into(),
-                    style: ErrorStyle::Plain,
-                    file: opts.file_name.clone(),
-                    kind: crate::ErrorKind::Inval,
-                    exit_code: 1,
-                    preamble: String::new(),
-                })
-            }
-            0xEF => src = &src[3.min(src.len())..],
-            _ => {}
-        }
-    }
-    let scan = match opts.kind {
-        None => ScanKind::Unset,
-        Some(Format::Classic | Format::Offset64 | Format::Netcdf4Classic) => ScanKind::ClassicModel,
-        Some(Format::Cdf5) => ScanKind::Cdf5,
-        Some(Format::Netcdf4) => ScanKind::Netcdf4,
-    };
+    let src = skip_bom(src, &opts.file_name)?;
+    let scan = scan_kind(opts.kind);
     let mut parsed = Parser::new(src, &opts.file_name, scan).parse()?;
     if let Some(n) = &opts.dataset_name {
         parsed.name.clone_from(n);
@@ -101,4 +76,35 @@ pub fn parse_with(src: &[u8], opts: &ParseOptions) -> Result<CdlDataset, CdlErro
     let mut ds = analyse(parsed, format, &opts.file_name)?;
     ds.schema.groups[0].name = "/".into();
     Ok(ds)
+}
+
+/// The text after ncgen's byte-order-mark check: a UTF-8 BOM is skipped, the start of a
+/// UTF-16/32 one is refused. ncgen reads two bytes to look, and rewinds only when it got both.
+///
+/// # Errors
+/// ncgen's message for a BOM of another encoding, naming `file`.
+pub(crate) fn skip_bom<'a>(src: &'a [u8], file: &str) -> Result<&'a [u8], CdlError> {
+    match src {
+        [_] => Ok(&[]),
+        [0x00 | 0xFF | 0xFE, _, ..] => Err(CdlError {
+            message: "Input file contains a BOM indicating a non-UTF8 encoding".into(),
+            style: ErrorStyle::Plain,
+            file: file.to_string(),
+            kind: crate::ErrorKind::Inval,
+            exit_code: 1,
+            preamble: String::new(),
+        }),
+        [0xEF, _, ..] => Ok(&src[3.min(src.len())..]),
+        _ => Ok(src),
+    }
+}
+
+/// The scanner's mode for a `-k` choice: which keywords and constants it accepts.
+pub(crate) fn scan_kind(kind: Option<Format>) -> ScanKind {
+    match kind {
+        None => ScanKind::Unset,
+        Some(Format::Classic | Format::Offset64 | Format::Netcdf4Classic) => ScanKind::ClassicModel,
+        Some(Format::Cdf5) => ScanKind::Cdf5,
+        Some(Format::Netcdf4) => ScanKind::Netcdf4,
+    }
 }

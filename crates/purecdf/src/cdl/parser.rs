@@ -343,12 +343,7 @@ impl<'a> Parser<'a> {
         if let Some(t) = self.find_type_named(name, prefix) {
             return Ok(Ref::Type(t));
         }
-        let spelled = self
-            .lx
-            .spellings
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or(name, |(_, s)| s.as_str());
+        let spelled = super::ast::spelling(&self.lx.spellings, name);
         Err(self.plain(format!("Undefined name (line {line}): {spelled}")))
     }
 

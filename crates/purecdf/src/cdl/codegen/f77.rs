@@ -20,8 +20,8 @@
 //! assertion), and a variable of a type Fortran 77 lacks stops generation with an error (ncgen
 //! dereferences a null type name).
 use super::{
-    attribute_decl, attribute_sections, c_g, commify, f77_identifier, f77_quote, AttDecl,
-    CodegenOptions, Generated,
+    attribute_decl, attribute_sections, c_g, commify, declared_text, f77_identifier, f77_quote,
+    AttDecl, CodegenOptions, Generated,
 };
 use crate::cdl::{CdlDataset, CdlError, ErrorStyle};
 use crate::model::{NcType, Value, Values, VarId};
@@ -450,8 +450,7 @@ impl<'a> F77Gen<'a> {
         let typ = values.nc_type();
         match values {
             Values::Char(bytes) => {
-                // An empty text attribute is held as one NUL; ncgen has the empty string.
-                let bytes: &[u8] = if bytes == &[0] { &[] } else { bytes };
+                let bytes = declared_text(bytes);
                 let len = bytes.len().max(1);
                 self.put(&format!(
                     "stat = nf_put_att_text(ncid, {target}, {ename}, {len}, "

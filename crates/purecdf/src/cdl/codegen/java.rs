@@ -18,8 +18,8 @@
 //!
 //! Where netcdf-c crashes — a name it cannot escape — this module stops with ncgen's message.
 use super::{
-    attribute_decl, attribute_sections, c_g, c_identifier, commify, escape_str, java_escape,
-    CodegenOptions, Generated,
+    attribute_decl, attribute_sections, c_g, c_identifier, commify, declared_text, escape_str,
+    java_escape, CodegenOptions, Generated,
 };
 use crate::cdl::{CdlDataset, CdlError, ErrorStyle};
 use crate::model::{NcType, Value, Values, VarId};
@@ -307,8 +307,7 @@ impl JGen<'_> {
         let typ = values.nc_type();
         let data = match values {
             Values::Char(bytes) => {
-                // An empty text attribute is held as one NUL; ncgen has the empty string.
-                if bytes.is_empty() || bytes == &[0] {
+                if declared_text(bytes).is_empty() {
                     "\"\"".to_string()
                 } else {
                     self.quoted(bytes, '"')

@@ -170,10 +170,7 @@ impl Fqns {
     }
 
     fn spelled<'a>(&'a self, name: &'a str) -> &'a str {
-        self.spellings
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or(name, |(_, s)| s.as_str())
+        crate::cdl::ast::spelling(&self.spellings, name)
     }
 
     fn member(&self, g: GroupId, name: &str) -> String {
@@ -360,6 +357,16 @@ pub(crate) fn nc_type_macro(t: NcType) -> &'static str {
     }
 }
 
+/// A text attribute's bytes as ncgen holds them: an empty one is stored as one NUL (what the
+/// file gets), which ncgen has as the empty string (and writes with length 1: the same byte).
+pub(crate) fn declared_text(bytes: &[u8]) -> &[u8] {
+    if bytes == [0] {
+        &[]
+    } else {
+        bytes
+    }
+}
+
 /// One attribute declaration as ncgen generates it.
 pub(crate) struct AttDecl<'a> {
     /// The group it is declared in.
@@ -424,7 +431,7 @@ pub(crate) fn c_create_mode(f: Format) -> Option<&'static str> {
 /// text is scanned as `-k` asks, but then analysed in the classic format whatever `-k` or
 /// `_Format` say. Input that needs netCDF-4 is refused with ncgen's message, after which
 /// netcdf-c exits with status 0 (the error's `exit_code`). Otherwise as
-/// [`crate::cdl::parse_with`], whose BOM handling this repeats.
+/// [`crate::cdl::parse_with`].
 ///
 /// # Errors
 /// A [`crate::cdl::CdlError`] as ncgen prints it.
@@ -432,7 +439,6 @@ pub fn parse_classic_model(
     src: &[u8],
     opts: &crate::cdl::ParseOptions,
 ) -> Result<CdlDataset, crate::cdl::CdlError> {
-    use crate::cdl::lexer::ScanKind;
     use crate::cdl::{CdlError, ErrorStyle};
     let plain = |message: &str, exit_code: i32| CdlError {
         message: message.into(),
@@ -442,24 +448,8 @@ pub fn parse_classic_model(
         exit_code,
         preamble: String::new(),
     };
-    // ncgen reads two bytes to look for a BOM, and rewinds only when it got both.
-    let src = match src {
-        [_] => &[][..],
-        [0x00 | 0xFF | 0xFE, _, ..] => {
-            return Err(plain(
-                "Input file contains a BOM indicating a non-UTF8 encoding",
-                1,
-            ))
-        }
-        [0xEF, ..] => &src[3.min(src.len())..],
-        _ => src,
-    };
-    let scan = match opts.kind {
-        None => ScanKind::Unset,
-        Some(Format::Classic | Format::Offset64 | Format::Netcdf4Classic) => ScanKind::ClassicModel,
-        Some(Format::Cdf5) => ScanKind::Cdf5,
-        Some(Format::Netcdf4) => ScanKind::Netcdf4,
-    };
+    let src = crate::cdl::entry::skip_bom(src, &opts.file_name)?;
+    let scan = crate::cdl::entry::scan_kind(opts.kind);
     // ncgen's scanner refuses NIL for these languages: it reports each one and drops it,
     // and the run then ends with status 1.
     let (nil_lines, extended_keyword) = scan_extras(src, scan);

@@ -3,9 +3,9 @@
 //! `genc_writeattr`/`genc_writevar`, `generate.c` `generate_array`, `cdata.c`).
 use super::{lossy, CGen, INDENT};
 use crate::cdl::codegen::{
-    attribute_decl, attribute_sections, commify, escape_byte, escape_str, nc_type_macro,
+    attribute_decl, attribute_sections, c_g, commify, declared_text, escape_byte, escape_str,
+    nc_type_macro,
 };
-use crate::cdl::print::number::push_g;
 use crate::model::{GroupId, NcType, UserTypeKind, Value, Values, VarId};
 
 /// The `nc_put_att_` suffix of an atomic type.
@@ -66,9 +66,7 @@ impl CGen<'_> {
         self.indented("{");
         let n = values.len();
         if let Values::Char(bytes) = values {
-            // An empty text attribute is held as one NUL (what the file gets); ncgen prints
-            // it as the empty string with length 1, which writes the same byte.
-            let bytes: &[u8] = if bytes == &[0] { &[] } else { bytes };
+            let bytes = declared_text(bytes);
             let len = bytes.len().max(1);
             self.text(&format!(
                 "    stat = nc_put_att_text({grp}, {target}, \"{ename}\", {len}, \""
@@ -430,14 +428,14 @@ fn constant(v: &Value, buf: &mut Vec<u8>) {
         Value::Float(x) if x.is_nan() => "nanf".into(),
         Value::Float(x) => {
             buf.extend_from_slice(b"((float)");
-            push_g_c(f64::from(*x), 8, buf);
+            buf.extend_from_slice(c_g(f64::from(*x), 8).as_bytes());
             buf.push(b')');
             return;
         }
         Value::Double(x) if x.is_nan() => "nan".into(),
         Value::Double(x) => {
             buf.extend_from_slice(b"((double)");
-            push_g_c(*x, 16, buf);
+            buf.extend_from_slice(c_g(*x, 16).as_bytes());
             buf.push(b')');
             return;
         }
@@ -461,15 +459,6 @@ fn constant(v: &Value, buf: &mut Vec<u8>) {
         Value::Compound(_) | Value::Array(_) | Value::Vlen(_) => String::new(),
     };
     buf.extend_from_slice(text.as_bytes());
-}
-
-/// C's `%.{digits}g`, infinities included.
-fn push_g_c(x: f64, digits: usize, buf: &mut Vec<u8>) {
-    if x.is_infinite() {
-        buf.extend_from_slice(if x < 0.0 { b"-inf" } else { b"inf" });
-    } else {
-        push_g(x, digits, buf);
-    }
 }
 
 /// An opaque constant as netcdf-c 4.9 prints it: after each `\x` the whole rest of the hex
